@@ -1,0 +1,1 @@
+//! FEN reading and writing (placeholder; being written).

@@ -1,0 +1,5 @@
+//! jieqi: an engine for Jieqi (face-down Chinese chess), Maniac and Xiangqi.
+//!
+//! Layers, innermost first: [`core`] (rules, no I/O).
+
+pub mod core;
