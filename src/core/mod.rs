@@ -3,6 +3,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -16,6 +17,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenDialect, FenError};
+pub use game::{DrawReason, Game, GameResult, WinReason};
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
 pub use pool::Pool;
