@@ -3,3 +3,4 @@
 //! Layers, innermost first: [`core`] (rules, no I/O).
 
 pub mod core;
+pub mod search;

@@ -1,0 +1,9 @@
+//! The engine's brain: evaluation, alpha-beta with chance nodes at flips, Monte-Carlo over
+//! sampled worlds, threads, time management, and the `Engine` facade that the protocol and the
+//! command line call.
+
+pub mod engine;
+pub mod types;
+
+pub use engine::Engine;
+pub use types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
