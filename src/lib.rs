@@ -3,4 +3,5 @@
 //! Layers, innermost first: [`core`] (rules, no I/O).
 
 pub mod core;
+pub mod protocol;
 pub mod search;

@@ -20,6 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the protocol loop on stdin (the same as no subcommand).
+    Uci,
     /// Count leaf nodes of the legal-move tree (chance-expanded at flips).
     Perft {
         /// Depth in plies (1 or more).
@@ -40,9 +42,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            eprintln!("the protocol loop is not built yet; try `jieqi perft 3`");
-            ExitCode::from(2)
+        None | Some(Command::Uci) => {
+            jieqi::protocol::run_stdio();
+            ExitCode::SUCCESS
         }
         Some(Command::Perft {
             depth,
