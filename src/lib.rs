@@ -2,6 +2,7 @@
 //!
 //! Layers, innermost first: [`core`] (rules, no I/O).
 
+pub mod belief;
 pub mod core;
 pub mod protocol;
 pub mod search;

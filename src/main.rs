@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use jieqi::core::Variant;
+use jieqi::search::{Limits, Options, SearchMode};
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +38,55 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search one position and print the best move, score, WDL and PV.
+    Analyze {
+        /// Position as FEN (any accepted dialect) or `startpos`; default: the variant's start.
+        #[arg(long, allow_hyphen_values = true)]
+        fen: Option<String>,
+        /// jieqi (default), maniac or xiangqi.
+        #[arg(long, default_value = "jieqi")]
+        variant: Variant,
+        /// Search to this depth.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search this many milliseconds (default 1000 when no limit is given).
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// expectimax, pimc or hybrid (default).
+        #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
+        mode: SearchMode,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object instead of text lines.
+        #[arg(long)]
+        json: bool,
+        /// Also print every progress line.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Search a fixed set of positions; the node count is the build's signature.
+    Bench {
+        /// Search depth per position.
+        #[arg(default_value_t = 7)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+}
+
+fn parse_mode(s: &str) -> Result<SearchMode, String> {
+    SearchMode::parse(s)
+        .ok_or_else(|| format!("unknown mode '{s}' (expected expectimax, pimc or hybrid)"))
 }
 
 fn main() -> ExitCode {
@@ -61,5 +111,56 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Some(Command::Analyze {
+            fen,
+            variant,
+            depth,
+            nodes,
+            movetime,
+            threads,
+            hash,
+            mode,
+            seed,
+            json,
+            verbose,
+        }) => match cli::load_position(fen.as_deref(), variant) {
+            Ok(pos) => {
+                let limits = Limits {
+                    depth,
+                    nodes,
+                    movetime: match (depth, nodes, movetime) {
+                        (None, None, None) => Some(1000),
+                        (_, _, m) => m.map(|m| m.min(i64::MAX as u64) as i64),
+                    },
+                    ..Limits::default()
+                };
+                let options = Options {
+                    threads: threads.clamp(1, 256),
+                    hash_mb: hash.clamp(1, 65536),
+                    mode,
+                    seed,
+                    move_overhead_ms: 0,
+                    ..Options::default()
+                };
+                cli::analyze::run(pos, limits, options, json, verbose);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            cli::bench::run(
+                depth.clamp(1, 64),
+                threads.clamp(1, 256),
+                hash.clamp(1, 65536),
+            );
+            ExitCode::SUCCESS
+        }
     }
 }

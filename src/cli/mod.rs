@@ -1,5 +1,7 @@
 //! Command-line front end: subcommands other than the protocol loop.
 
+pub mod analyze;
+pub mod bench;
 pub mod perft;
 
 use jieqi::core::{fen, Position, Variant};

@@ -133,31 +133,37 @@ impl Game {
         Ok(())
     }
 
-    /// Index of the first ply after the last irreversible one (0 if there was none).
-    fn reversible_tail(&self) -> usize {
+    /// Hash of position `j` of the game: 0 is the start, `j` the one after ply `j - 1`.
+    fn position_hash(&self, j: usize) -> u64 {
+        if j == 0 {
+            self.start.hash()
+        } else {
+            self.plies[j - 1].hash
+        }
+    }
+
+    /// The earliest position that can come back: the one right after the last capture or flip
+    /// (or the start). Positions before it cannot repeat.
+    fn earliest_repeatable(&self) -> usize {
         self.plies
             .iter()
             .rposition(|p| p.irreversible)
             .map_or(0, |i| i + 1)
     }
 
+    /// Positions (indices) equal to the current one, oldest first, the current one included.
+    fn occurrences(&self) -> Vec<usize> {
+        let now = self.plies.len();
+        let hash = self.current.hash();
+        (self.earliest_repeatable()..=now)
+            .filter(|&j| self.position_hash(j) == hash)
+            .collect()
+    }
+
     /// How many times the current position has occurred (1 = only now), counting the positions
-    /// since the last capture or flip.
+    /// from the one right after the last capture or flip.
     pub fn repetitions(&self) -> usize {
-        let tail = self.reversible_tail();
-        let now = self.current.hash();
-        let mut count = 1;
-        if tail == 0 && self.start.hash() == now && !self.plies.is_empty() {
-            count += 1;
-        }
-        let end = self.plies.len().saturating_sub(1);
-        if tail < end {
-            count += self.plies[tail..end]
-                .iter()
-                .filter(|p| p.hash == now)
-                .count();
-        }
-        count
+        self.occurrences().len()
     }
 
     /// The result if the game is over, by the variant's rules. Checked in this order: no legal
@@ -190,19 +196,10 @@ impl Game {
     /// The cycle is every ply from the first of the three occurrences to now; a side that gave
     /// check with each of its moves in it loses, and if both did the game is drawn.
     fn repetition_result(&self) -> GameResult {
-        let now = self.current.hash();
-        let tail = self.reversible_tail();
-        // Index (in plies) of the position of the first occurrence: ply i produced position i + 1.
-        let first_pos = if tail == 0 && self.start.hash() == now {
-            0
-        } else {
-            self.plies[tail..]
-                .iter()
-                .position(|p| p.hash == now)
-                .map_or(self.plies.len(), |i| tail + i + 1)
-        };
-        let cycle = &self.plies[first_pos..];
-        // The side to move now made the plies at even distance from the end + 1.
+        let first = self.occurrences()[0];
+        // Position `first` was produced by ply `first - 1`; the cycle is the plies after it.
+        let cycle = &self.plies[first..];
+        // Walk back from the last ply, made by the side not to move now.
         let mut all_checks = [true, true];
         let mut mover = self.current.side_to_move();
         for p in cycle.iter().rev() {

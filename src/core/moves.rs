@@ -34,6 +34,11 @@ impl Move {
     pub const fn raw(self) -> u16 {
         self.0
     }
+    /// A move from its raw encoding, if both squares are on the board.
+    pub fn from_raw(raw: u16) -> Option<Move> {
+        let (from, to) = (raw & 0x7F, (raw >> 7) & 0x7F);
+        (raw < 1 << 14 && from < 90 && to < 90).then_some(Move(raw))
+    }
     /// Reads `h2e2` (or `0000` for the pass). Suffixes are not accepted here.
     pub fn parse(text: &str) -> Option<Move> {
         if text == "0000" {

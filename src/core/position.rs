@@ -385,6 +385,10 @@ impl Position {
             }
             pos.wait = Some(sq);
         }
+        if variant == Variant::Maniac {
+            // Decision 9: Maniac's captured-pool field is read and ignored.
+            pos.captured = Pool::EMPTY;
+        }
         if !variant.has_hidden() {
             if !pos.pool.is_empty() || !pos.captured.is_empty() {
                 warnings.push(SetupWarning::PoolIgnored);
@@ -727,6 +731,12 @@ impl Position {
         a & them
     }
 
+    /// Chariot moves from `sq` on the current board (empty points and the first piece each way).
+    #[inline(always)]
+    pub fn rook_attacks_at(&self, sq: Square) -> Bitboard {
+        attacks::rook_attacks(sq, self.occ(), self.occ_t)
+    }
+
     /// Pieces of `by` attacking `sq` now.
     pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
         self.attackers_with(sq, by, self.occ(), self.occ_t, Bitboard::EMPTY)
@@ -837,6 +847,27 @@ impl Position {
         self.hash ^= zobrist::SIDE;
     }
 
+    /// Passes the turn without moving: for null-move pruning in search only (not a legal move;
+    /// a Maniac waiting turn ends with it).
+    pub fn play_null(&mut self) {
+        if let Some(w) = self.wait.take() {
+            self.hash ^= zobrist::WAIT[0][w.index()];
+        }
+        self.side = !self.side;
+        self.hash ^= zobrist::SIDE;
+    }
+
+    /// Replaces the pool (the belief layer samples pools). The caller keeps it consistent: at
+    /// least as many identities per group as face-down pieces drawing from it, and a superset of
+    /// any dealt identities.
+    pub fn set_pool(&mut self, pool: Pool) {
+        for i in 0..IDENTITIES {
+            self.hash ^= zobrist::POOL[i][self.pool.count_at(i) as usize]
+                ^ zobrist::POOL[i][pool.count_at(i) as usize];
+        }
+        self.pool = pool;
+    }
+
     /// Records that the face-down piece on `sq`, about to be captured by the viewer, is `piece`:
     /// it leaves the pool and joins the known captures.
     fn learn_capture(&mut self, piece: Piece) {
@@ -881,7 +912,11 @@ impl Position {
             if let Some(p) = flip {
                 pool.remove(p);
             }
-            if !group_ok || victim.role == Role::King || pool.count(victim) == 0 {
+            let dealt_other = matches!(
+                self.occupant(mv.to()),
+                Some(Occupant::Hidden { identity: Some(known), .. }) if known != victim
+            );
+            if !group_ok || victim.role == Role::King || pool.count(victim) == 0 || dealt_other {
                 return Err(PlayError::ImpossibleCapture(mv, victim));
             }
         }

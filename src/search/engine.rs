@@ -1,5 +1,9 @@
 //! The engine facade: non-blocking `go`, `stop`, `ponderhit`, reports over a channel.
-//! (Temporary body: the real search is being written.)
+//!
+//! `go` starts a search thread and returns at once; the thread sends `Report`s and ends with
+//! exactly one `Report::Done`. `stop` raises a flag that every search thread polls every few
+//! hundred nodes (also inside quiescence and chance nodes), so the answer follows within
+//! milliseconds.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -7,76 +11,143 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use super::driver;
+use super::shared::Shared;
+use super::tt::Tt;
 use super::types::{Limits, Options, Report, Root};
 
 pub struct Engine {
     options: Options,
-    stop: Arc<AtomicBool>,
+    tt: Arc<Tt>,
+    /// The running (or last) search's shared state, for `stop` and `ponderhit`.
+    current: Option<Arc<Shared>>,
     searching: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
 }
 
 impl Engine {
     pub fn new(options: Options) -> Engine {
+        let tt = Arc::new(Tt::new(options.hash_mb));
         Engine {
             options,
-            stop: Arc::new(AtomicBool::new(false)),
+            tt,
+            current: None,
             searching: Arc::new(AtomicBool::new(false)),
             handle: None,
         }
     }
+
     pub fn options(&self) -> &Options {
         &self.options
     }
-    /// Replaces the options. Refused while a search runs.
+
+    /// Replaces the options (resizing the table if `hash_mb` changed). Refused while searching.
     pub fn set_options(&mut self, options: Options) -> Result<(), String> {
         if self.is_searching() {
             return Err("cannot change options while searching".into());
         }
+        self.wait();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(Tt::new(options.hash_mb));
+        }
         self.options = options;
         Ok(())
     }
-    /// Empties the transposition table and learned move-ordering data. Refused while searching.
+
+    /// Empties the transposition table. Refused while searching.
     pub fn clear_hash(&mut self) -> Result<(), String> {
         if self.is_searching() {
             return Err("cannot clear the hash while searching".into());
         }
+        self.wait();
+        self.tt.clear();
         Ok(())
     }
+
     /// Starts a search and returns at once. Reports arrive on `reports`, ending with exactly one
     /// `Report::Done`. Refused if a search is running.
-    pub fn go(&mut self, root: Root, limits: Limits, reports: Sender<Report>) -> Result<(), String> {
+    pub fn go(
+        &mut self,
+        root: Root,
+        limits: Limits,
+        reports: Sender<Report>,
+    ) -> Result<(), String> {
         if self.is_searching() {
             return Err("a search is already running".into());
         }
         self.wait();
-        let _ = limits;
-        self.stop.store(false, Ordering::SeqCst);
+        self.tt.new_search();
+        let mut shared = Shared::new(
+            self.tt.clone(),
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(limits.ponder)),
+        );
+        shared.node_limit = limits.nodes;
+        let shared = Arc::new(shared);
+        self.current = Some(shared.clone());
         self.searching.store(true, Ordering::SeqCst);
         let searching = self.searching.clone();
+        let options = self.options.clone();
         self.handle = Some(std::thread::spawn(move || {
-            let list = root.position.legal_move_list();
-            let best = list.as_slice().first().copied();
-            let _ = reports.send(Report::Done { best, ponder: None });
+            let tx = reports.clone();
+            let report = move |r: Report| {
+                let _ = tx.send(r);
+            };
+            let out = driver::run(&root, &limits, &options, &shared, &report);
+            // Clear the flag before the final report so that a caller who has read `Done`
+            // can start the next search at once.
             searching.store(false, Ordering::SeqCst);
+            let _ = reports.send(Report::Done {
+                best: out.best,
+                ponder: out.ponder,
+            });
         }));
         Ok(())
     }
+
     /// Asks the running search to stop; its `Done` report follows promptly.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        if let Some(s) = &self.current {
+            s.stop.store(true, Ordering::SeqCst);
+        }
     }
-    /// The pondered move was played: switch from pondering to the normal limits.
-    pub fn ponderhit(&self) {}
-    /// Whether a search is running (until its `Done` report has been sent).
+
+    /// The pondered move was played: the time limits now count from this moment.
+    pub fn ponderhit(&self) {
+        if let Some(s) = &self.current {
+            s.clock_base_ms.store(s.elapsed_ms(), Ordering::SeqCst);
+            s.pondering.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether a search is running (until just before its `Done` report is sent).
     pub fn is_searching(&self) -> bool {
         self.searching.load(Ordering::SeqCst)
     }
+
     /// Blocks until the search thread has finished.
     pub fn wait(&mut self) {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+
+    /// Runs a search to completion on the calling thread's behalf and returns every report.
+    pub fn search_blocking(&mut self, root: Root, limits: Limits) -> Vec<Report> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        if self.go(root, limits, tx).is_err() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for r in rx.iter() {
+            let done = matches!(r, Report::Done { .. });
+            out.push(r);
+            if done {
+                break;
+            }
+        }
+        self.wait();
+        out
     }
 }
 

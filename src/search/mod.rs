@@ -2,7 +2,14 @@
 //! sampled worlds, threads, time management, and the `Engine` facade that the protocol and the
 //! command line call.
 
+pub mod alphabeta;
+pub mod chance;
+pub mod driver;
 pub mod engine;
+pub mod eval;
+pub mod shared;
+pub mod time;
+pub mod tt;
 pub mod types;
 
 pub use engine::Engine;

@@ -1,0 +1,107 @@
+//! `jieqi analyze`: search one position and print the result (JSON on request).
+
+use jieqi::core::{Move, Position};
+use jieqi::search::{Engine, Info, Limits, Options, Report, Root, Score};
+
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Searches `pos` with `limits` and prints either text lines or one JSON object.
+pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose: bool) {
+    let mut engine = Engine::new(options);
+    let reports = engine.search_blocking(Root::new(pos), limits);
+    let mut last: Option<Info> = None;
+    let mut best: Option<Move> = None;
+    let mut ponder: Option<Move> = None;
+    for r in reports {
+        match r {
+            Report::Info(i) => {
+                if verbose && !json {
+                    println!(
+                        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                        i.depth,
+                        i.seldepth,
+                        score_text(i.score),
+                        i.nodes,
+                        i.nps,
+                        i.time_ms,
+                        i.pv.iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                if i.multipv == 1 {
+                    last = Some(i);
+                }
+            }
+            Report::Text(t) => eprintln!("info string {t}"),
+            Report::Done { best: b, ponder: p } => {
+                best = b;
+                ponder = p;
+            }
+        }
+    }
+    let best_text = best.map_or("(none)".to_string(), |m| m.to_string());
+    let info = last.unwrap_or(Info {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: Score::Cp(0),
+        bound: jieqi::search::Bound::Exact,
+        wdl: (0, 1000, 0),
+        nodes: 0,
+        nps: 0,
+        hashfull: 0,
+        time_ms: 0,
+        pv: vec![],
+    });
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    if json {
+        let (kind, value) = match info.score {
+            Score::Cp(c) => ("cp", c),
+            Score::Mate(m) => ("mate", m),
+        };
+        println!(
+            "{{\"fen\":{},\"variant\":{},\"bestmove\":{},\"ponder\":{},\"score\":{{\"{kind}\":{value}}},\"wdl\":[{},{},{}],\"depth\":{},\"seldepth\":{},\"nodes\":{},\"nps\":{},\"time_ms\":{},\"pv\":[{}]}}",
+            json_string(&pos.fen()),
+            json_string(pos.variant().name()),
+            json_string(&best_text),
+            ponder.map_or("null".to_string(), |m| json_string(&m.to_string())),
+            info.wdl.0,
+            info.wdl.1,
+            info.wdl.2,
+            info.depth,
+            info.seldepth,
+            info.nodes,
+            info.nps,
+            info.time_ms,
+            pv.iter().map(|m| json_string(m)).collect::<Vec<_>>().join(",")
+        );
+    } else {
+        println!("bestmove {best_text}");
+        println!("score {}", score_text(info.score));
+        println!("wdl {} {} {}", info.wdl.0, info.wdl.1, info.wdl.2);
+        println!("depth {}", info.depth);
+        println!("nodes {}", info.nodes);
+        println!("pv {}", pv.join(" "));
+    }
+}

@@ -1,0 +1,488 @@
+//! Running one search: root moves, iterative deepening with aspiration windows and MultiPV on
+//! the main thread, Lazy SMP helper threads over the shared table, and the Monte-Carlo path
+//! over sampled worlds. Produces the reports the facade forwards.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+use crate::belief;
+use crate::core::{Move, MoveList, Position};
+
+use super::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::shared::Shared;
+use super::time::{self, Budget};
+use super::types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
+
+/// A root move and what the last iteration found for it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Score as reported: mate in moves (not plies) from the side to move.
+pub fn report_score(s: i32) -> Score {
+    if s > MATE_BOUND {
+        Score::Mate((MATE - s + 1) / 2)
+    } else if s < -MATE_BOUND {
+        Score::Mate(-((MATE + s) / 2))
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// Win/draw/loss per mille from a score (a simple logistic model).
+pub fn wdl(s: i32) -> (u32, u32, u32) {
+    if s > MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if s < -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 361.0));
+    let w = (f(s as f64 - 150.0) * 1000.0).round() as u32;
+    let l = (f(-(s as f64) - 150.0) * 1000.0).round() as u32;
+    let w = w.min(1000);
+    let l = l.min(1000 - w);
+    (w, 1000 - w - l, l)
+}
+
+/// Legal root moves, restricted to `searchmoves` when that names any legal move.
+fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let all: Vec<Move> = list.as_slice().to_vec();
+    if limits.searchmoves.is_empty() {
+        return all;
+    }
+    let only: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.contains(m))
+        .collect();
+    if only.is_empty() {
+        all
+    } else {
+        only
+    }
+}
+
+/// Runs a whole search and returns its outcome; `report` receives the progress.
+pub fn run(
+    root: &Root,
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+    report: &(dyn Fn(Report) + Sync),
+) -> Outcome {
+    let pos = root.position;
+    let moves = root_moves(&pos, limits);
+    if !limits.searchmoves.is_empty()
+        && moves.len() > 0
+        && moves.iter().any(|m| !limits.searchmoves.contains(m))
+    {
+        report(Report::Text(
+            "searchmoves names no legal move here; searching all moves".into(),
+        ));
+    }
+    if moves.is_empty() {
+        let s = -MATE;
+        report(Report::Info(Info {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: report_score(s),
+            bound: Bound::Exact,
+            wdl: wdl(s),
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            time_ms: 0,
+            pv: vec![],
+        }));
+        wait_until_released(limits, shared);
+        return Outcome::default();
+    }
+    let budget = time::budget(limits, pos.side_to_move(), options.move_overhead_ms);
+    if let Some(b) = budget {
+        shared.hard_ms.store(b.hard_ms, Ordering::Relaxed);
+    }
+    let deal = options.mode == SearchMode::Pimc;
+    let sample = options.mode != SearchMode::Expectimax && belief::worth_sampling(&pos, deal);
+    let outcome = if sample {
+        monte_carlo(root, &moves, limits, options, shared, budget, deal, report)
+    } else {
+        lazy_smp(root, &pos, &moves, limits, options, shared, budget, report)
+    };
+    wait_until_released(limits, shared);
+    outcome
+}
+
+/// `go infinite` and an unanswered `go ponder` must not end before `stop` (or `ponderhit`).
+fn wait_until_released(limits: &Limits, shared: &Shared) {
+    while !shared.stopped() && (limits.infinite || shared.pondering.load(Ordering::Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn make_info(
+    shared: &Shared,
+    depth: u32,
+    seldepth: usize,
+    multipv: usize,
+    score: i32,
+    bound: Bound,
+    pv: Vec<Move>,
+) -> Info {
+    let time_ms = shared.elapsed_ms();
+    let nodes = shared.total_nodes();
+    Info {
+        depth,
+        seldepth: seldepth.max(depth as usize) as u32,
+        multipv: multipv as u32,
+        score: report_score(score),
+        bound,
+        wdl: wdl(score),
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        hashfull: shared.tt.hashfull(),
+        time_ms,
+        pv,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lazy_smp(
+    root: &Root,
+    pos: &Position,
+    moves: &[Move],
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+    budget: Option<Budget>,
+    report: &(dyn Fn(Report) + Sync),
+) -> Outcome {
+    let threads = options.threads.max(1);
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            helpers.push(scope.spawn(move || {
+                let mut s = Searcher::new(shared, false);
+                iterate(&mut s, root, pos, moves, limits, options, None, id, &|_| {});
+                s.flush_nodes();
+            }));
+        }
+        let mut s = Searcher::new(shared, true);
+        let out = iterate(&mut s, root, pos, moves, limits, options, budget, 0, report);
+        s.flush_nodes();
+        if threads > 1 {
+            // The main thread decides; helpers end with it.
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        for h in helpers {
+            let _ = h.join();
+        }
+        Outcome {
+            nodes: shared.total_nodes(),
+            ..out
+        }
+    })
+}
+
+/// Iterative deepening on one thread. Thread `id` 0 reports and keeps time.
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    s: &mut Searcher,
+    root: &Root,
+    pos: &Position,
+    moves: &[Move],
+    limits: &Limits,
+    options: &Options,
+    budget: Option<Budget>,
+    id: usize,
+    report: &(dyn Fn(Report) + Sync),
+) -> Outcome {
+    let main = id == 0;
+    let shared = s.shared;
+    s.path = root.history.clone();
+    s.path.push(pos.hash());
+    let mut rms: Vec<RootMove> = moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INF,
+            prev_score: -INF,
+            pv: vec![mv],
+        })
+        .collect();
+    // Captures first at depth 1; later iterations sort by score.
+    rms.sort_by_key(|r| {
+        if pos.occupant(r.mv.to()).is_some() {
+            0
+        } else {
+            1
+        }
+    });
+    let multipv = options.multipv.clamp(1, rms.len());
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 10)
+        .clamp(1, MAX_PLY as u32 - 10);
+    let mut best = Outcome {
+        best: Some(rms[0].mv),
+        ..Outcome::default()
+    };
+    let mut last_score = 0;
+    let start_depth = 1 + (id % 2) as u32;
+    for depth in start_depth..=max_depth {
+        for r in rms.iter_mut() {
+            r.prev_score = r.score;
+            r.score = -INF;
+        }
+        for line in 0..multipv {
+            let prev = rms[line].prev_score;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && prev > -INF && !is_mate_score(prev) {
+                ((prev - delta).max(-INF), (prev + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            loop {
+                let v = search_root(s, pos, &mut rms, line, depth as i32, alpha, beta);
+                if s.stopped {
+                    break;
+                }
+                if v <= alpha && alpha > -INF {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INF);
+                } else if v >= beta && beta < INF {
+                    beta = (v + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta += delta;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            }
+            if s.stopped {
+                break;
+            }
+            rms[line..].sort_by(|a, b| b.score.cmp(&a.score));
+            if main {
+                s.flush_nodes();
+                let r = &rms[line];
+                report(Report::Info(make_info(
+                    shared,
+                    depth,
+                    s.seldepth,
+                    line + 1,
+                    r.score,
+                    Bound::Exact,
+                    r.pv.clone(),
+                )));
+            }
+        }
+        if s.stopped {
+            break;
+        }
+        let top = &rms[0];
+        best = Outcome {
+            best: Some(top.mv),
+            ponder: if pos.is_flip(top.mv) {
+                None
+            } else {
+                top.pv.get(1).copied()
+            },
+            score: top.score,
+            depth,
+            nodes: shared.total_nodes(),
+        };
+        if !main {
+            continue;
+        }
+        let change = top.score - last_score;
+        last_score = top.score;
+        if let Some(b) = budget {
+            let pondering = shared.pondering.load(Ordering::Relaxed);
+            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(top.mv), change);
+            let only_move = rms.len() == 1 && depth >= 4;
+            if !pondering && (shared.clock_ms() as f64 >= soft || only_move) {
+                break;
+            }
+        }
+        if is_mate_score(top.score) && depth as i32 >= 2 * (MATE - top.score.abs()) + 4 {
+            break;
+        }
+    }
+    best
+}
+
+/// One pass over the root moves from `line` on; returns the best score (a bound on a cut).
+fn search_root(
+    s: &mut Searcher,
+    pos: &Position,
+    rms: &mut [RootMove],
+    line: usize,
+    depth: i32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    let mut best = -INF;
+    for i in line..rms.len() {
+        let mv = rms[i].mv;
+        let v = if i == line {
+            s.child(pos, mv, depth - 1, alpha, beta, 0, true)
+        } else {
+            let mut v = s.child(pos, mv, depth - 1, alpha, alpha + 1, 0, false);
+            if v > alpha && v < beta {
+                v = s.child(pos, mv, depth - 1, alpha, beta, 0, true);
+            }
+            v
+        };
+        if s.stopped {
+            return best;
+        }
+        if i == line || v > alpha {
+            rms[i].score = v;
+            let mut pv = vec![mv];
+            if !pos.is_flip(mv) {
+                pv.extend(s.child_pv());
+            }
+            rms[i].pv = pv;
+        }
+        if v > best {
+            best = v;
+        }
+        if v > alpha {
+            alpha = v;
+            if v >= beta {
+                return v;
+            }
+        }
+    }
+    best
+}
+
+/// Monte-Carlo over sampled worlds: every root move gets an exact score in every world, and
+/// moves are ranked by their mean expected score.
+#[allow(clippy::too_many_arguments)]
+fn monte_carlo(
+    root: &Root,
+    moves: &[Move],
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+    budget: Option<Budget>,
+    deal: bool,
+    report: &(dyn Fn(Report) + Sync),
+) -> Outcome {
+    let pos = root.position;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(options.seed ^ pos.hash());
+    let worlds: Vec<Position> = (0..options.samples.max(1))
+        .map(|_| belief::sample_world(&pos, &mut rng, deal))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build();
+    let agg = shared.aggregation;
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 10)
+        .clamp(1, MAX_PLY as u32 - 10);
+    let mut best = Outcome {
+        best: Some(moves[0]),
+        ..Outcome::default()
+    };
+    let mut last_score = 0;
+    for depth in 1..=max_depth {
+        let search_world = |w: &Position| -> Option<Vec<i32>> {
+            let mut s = Searcher::new(shared, true);
+            s.path = root.history.clone();
+            s.path.push(w.hash());
+            let mut scores = Vec::with_capacity(moves.len());
+            for &mv in moves {
+                let v = s.child(w, mv, depth as i32 - 1, -INF, INF, 0, true);
+                if s.stopped {
+                    s.flush_nodes();
+                    return None;
+                }
+                scores.push(v);
+            }
+            s.flush_nodes();
+            Some(scores)
+        };
+        let results: Vec<Option<Vec<i32>>> = match &pool {
+            Ok(p) => p.install(|| worlds.par_iter().map(search_world).collect()),
+            Err(_) => worlds.iter().map(search_world).collect(),
+        };
+        if results.iter().any(|r| r.is_none()) {
+            break;
+        }
+        let results: Vec<Vec<i32>> = results.into_iter().flatten().collect();
+        let mut ranked: Vec<(f64, usize)> = (0..moves.len())
+            .map(|i| {
+                let mean =
+                    results.iter().map(|r| agg.to_unit(r[i])).sum::<f64>() / results.len() as f64;
+                (mean, i)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mean, i) = ranked[0];
+        let all_mates: Option<i32> = {
+            let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
+            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
+                vals.iter().copied().min()
+            } else {
+                None
+            }
+        };
+        let score = all_mates.unwrap_or_else(|| agg.score_of(mean));
+        for (line, &(m, j)) in ranked.iter().enumerate().take(options.multipv.max(1)) {
+            report(Report::Info(make_info(
+                shared,
+                depth,
+                depth as usize,
+                line + 1,
+                if line == 0 { score } else { agg.score_of(m) },
+                Bound::Exact,
+                vec![moves[j]],
+            )));
+        }
+        best = Outcome {
+            best: Some(moves[i]),
+            ponder: None,
+            score,
+            depth,
+            nodes: shared.total_nodes(),
+        };
+        if let Some(b) = budget {
+            let pondering = shared.pondering.load(Ordering::Relaxed);
+            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(moves[i]), score - last_score);
+            if !pondering && shared.clock_ms() as f64 * 2.0 >= soft {
+                break;
+            }
+        }
+        last_score = score;
+        if shared.should_stop(true) {
+            break;
+        }
+    }
+    best
+}

@@ -1,0 +1,75 @@
+//! State shared by the threads of one search: table, stop flag, node count, clock.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::chance::Aggregation;
+use super::tt::Tt;
+
+pub struct Shared {
+    pub tt: Arc<Tt>,
+    /// Set to end the search (by `stop`, a limit, or the main thread's clock).
+    pub stop: Arc<AtomicBool>,
+    pub nodes: AtomicU64,
+    pub node_limit: Option<u64>,
+    pub start: Instant,
+    /// Hard limit in milliseconds after `clock_base_ms` (u64::MAX: none).
+    pub hard_ms: AtomicU64,
+    /// Milliseconds after `start` from which the time limits count (set at `ponderhit`).
+    pub clock_base_ms: AtomicU64,
+    /// While pondering, time limits do not apply.
+    pub pondering: Arc<AtomicBool>,
+    pub aggregation: Aggregation,
+}
+
+impl Shared {
+    pub fn new(tt: Arc<Tt>, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool>) -> Shared {
+        Shared {
+            tt,
+            stop,
+            nodes: AtomicU64::new(0),
+            node_limit: None,
+            start: Instant::now(),
+            hard_ms: AtomicU64::new(u64::MAX),
+            clock_base_ms: AtomicU64::new(0),
+            pondering,
+            aggregation: Aggregation::default(),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds counted against the time limits (from `ponderhit` when pondering began).
+    pub fn clock_ms(&self) -> u64 {
+        self.elapsed_ms()
+            .saturating_sub(self.clock_base_ms.load(Ordering::Relaxed))
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search must end; the main thread also checks the limits and raises the flag.
+    pub fn should_stop(&self, main: bool) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if main {
+            let over_nodes = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
+            let over_time = !self.pondering.load(Ordering::Relaxed)
+                && self.clock_ms() >= self.hard_ms.load(Ordering::Relaxed);
+            if over_nodes || over_time {
+                self.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+}

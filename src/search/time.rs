@@ -1,0 +1,131 @@
+//! Time management: how long to think for a move.
+//!
+//! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
+//! (stop starting new iterations after it, stretched when the best move is a risky flip or the
+//! score drops) and a hard limit (the search is stopped there). Both leave the move overhead
+//! unspent, and the hard limit never exceeds what is on the clock. Negative clocks count as zero.
+
+use crate::core::Color;
+
+use super::types::Limits;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Milliseconds after which no new iteration starts (before any stretching).
+    pub soft_ms: u64,
+    /// Milliseconds at which the search is stopped.
+    pub hard_ms: u64,
+}
+
+/// The budget for a search, or `None` when no time limit applies.
+pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> {
+    if limits.infinite {
+        return None;
+    }
+    if let Some(mt) = limits.movetime {
+        let t = (mt.max(0) as u64).saturating_sub(overhead_ms).max(1);
+        return Some(Budget {
+            soft_ms: t,
+            hard_ms: t,
+        });
+    }
+    let (time, inc) = match side {
+        Color::Red => (limits.wtime, limits.winc),
+        Color::Black => (limits.btime, limits.binc),
+    };
+    let time = time?.max(0) as u64;
+    let inc = inc.unwrap_or(0).max(0) as u64;
+    let usable = time.saturating_sub(overhead_ms).max(1);
+    let moves_left = limits.movestogo.map_or(28, |m| m.clamp(1, 60)) as u64;
+    if moves_left == 1 {
+        // The last move before the control: this much at most.
+        let t = usable.saturating_sub(usable / 20).max(1);
+        return Some(Budget {
+            soft_ms: t,
+            hard_ms: t,
+        });
+    }
+    let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
+    let hard = (soft * 4).min(usable * 2 / 5).max(soft).min(usable);
+    Some(Budget {
+        soft_ms: soft,
+        hard_ms: hard.max(1),
+    })
+}
+
+/// How much of the soft limit to allow before the next iteration, given whether the best move
+/// flips a piece and how the score moved since the last iteration (centipawns, negative = drop).
+pub fn stretch(best_is_flip: bool, score_change: i32) -> f64 {
+    let mut f = 1.0;
+    if best_is_flip {
+        f *= 1.3;
+    }
+    if score_change < -40 {
+        f *= 1.5;
+    } else if score_change < -15 {
+        f *= 1.2;
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits::default()
+    }
+
+    #[test]
+    fn movetime_minus_overhead() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..limits()
+        };
+        let b = budget(&l, Color::Red, 30).unwrap();
+        assert_eq!(b.hard_ms, 970);
+    }
+
+    #[test]
+    fn negative_clock_still_answers() {
+        let l = Limits {
+            wtime: Some(-500),
+            btime: Some(-500),
+            ..limits()
+        };
+        let b = budget(&l, Color::Black, 30).unwrap();
+        assert!(b.hard_ms >= 1 && b.hard_ms <= 1);
+    }
+
+    #[test]
+    fn hard_limit_within_clock() {
+        for t in [1i64, 10, 100, 1000, 10_000, 600_000] {
+            for inc in [0i64, 10, 1000] {
+                for mtg in [None, Some(1), Some(5), Some(40)] {
+                    let l = Limits {
+                        wtime: Some(t),
+                        winc: Some(inc),
+                        movestogo: mtg,
+                        ..limits()
+                    };
+                    let b = budget(&l, Color::Red, 30).unwrap();
+                    assert!(b.soft_ms <= b.hard_ms);
+                    assert!(
+                        b.hard_ms <= (t as u64).saturating_sub(30).max(1),
+                        "{t} {inc} {mtg:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_has_no_budget() {
+        let l = Limits {
+            infinite: true,
+            wtime: Some(1000),
+            ..limits()
+        };
+        assert!(budget(&l, Color::Red, 30).is_none());
+    }
+}
