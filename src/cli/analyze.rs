@@ -27,28 +27,19 @@ fn json_string(s: &str) -> String {
 /// Searches `pos` with `limits` and prints either text lines or one JSON object.
 pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose: bool) {
     let mut engine = Engine::new(options);
-    let reports = engine.search_blocking(Root::new(pos), limits);
+    let reports = engine.search_with(Root::new(pos), limits, |r| {
+        if let Report::Info(i) = r {
+            if verbose && !json {
+                print_info(i);
+            }
+        }
+    });
     let mut last: Option<Info> = None;
     let mut best: Option<Move> = None;
     let mut ponder: Option<Move> = None;
     for r in reports {
         match r {
             Report::Info(i) => {
-                if verbose && !json {
-                    println!(
-                        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                        i.depth,
-                        i.seldepth,
-                        score_text(i.score),
-                        i.nodes,
-                        i.nps,
-                        i.time_ms,
-                        i.pv.iter()
-                            .map(|m| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    );
-                }
                 if i.multipv == 1 {
                     last = Some(i);
                 }
@@ -60,8 +51,34 @@ pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose:
             }
         }
     }
+    report_result(&pos, best, ponder, last, json);
+}
+
+fn print_info(i: &Info) {
+    println!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        score_text(i.score),
+        i.nodes,
+        i.nps,
+        i.time_ms,
+        i.pv.iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+}
+
+fn report_result(
+    pos: &Position,
+    best: Option<Move>,
+    ponder: Option<Move>,
+    last: Option<Info>,
+    json: bool,
+) {
     let best_text = best.map_or("(none)".to_string(), |m| m.to_string());
-    let info = last.unwrap_or(Info {
+    let info = last.unwrap_or_else(|| Info {
         depth: 0,
         seldepth: 0,
         multipv: 1,

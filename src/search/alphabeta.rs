@@ -16,10 +16,14 @@ pub const MATE: i32 = 31000;
 pub const MATE_BOUND: i32 = 30000;
 pub const MAX_PLY: usize = 128;
 /// The most flips a quiescence search may pass through on one line.
-pub const QS_FLIP_LIMIT: u32 = 1;
+pub const QS_FLIP_LIMIT: u32 = 0;
 /// Quiescence plies in which check evasions (all moves) are searched; deeper, a side in check
 /// is scored by the static evaluation.
 pub const QS_EVASION_PLIES: u32 = 3;
+/// Futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 160;
+/// What capturing a face-down piece is assumed to win (about the average identity).
+const HIDDEN_VICTIM_VALUE: i32 = 450;
 
 #[inline]
 pub fn is_mate_score(s: i32) -> bool {
@@ -347,8 +351,20 @@ impl<'a> Searcher<'a> {
             {
                 continue; // late move pruning
             }
+            // Futility: near the leaves, a move that takes nothing cannot lift a hopeless
+            // static evaluation (a flip only turns the expected identity into a real one).
+            if !capture
+                && !pv_node
+                && !in_check
+                && depth <= 2
+                && i > 0
+                && best > -MATE_BOUND
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+            {
+                continue;
+            }
             let mut r = 0;
-            if depth >= 3 && i >= 3 && !in_check && (quiet || (flip && i >= 8)) {
+            if depth >= 3 && i >= 3 && !in_check && (quiet || (flip && !capture)) {
                 r = LMR[(depth as usize).min(63)][i.min(63)] as i32;
                 if pv_node {
                     r -= 1;
@@ -468,19 +484,27 @@ impl<'a> Searcher<'a> {
         let variant = pos.variant();
         for &(_, mv) in &moves {
             let flip = pos.is_flip(mv);
-            if flip && flips >= QS_FLIP_LIMIT {
-                continue;
-            }
             if !in_check {
                 let gain = match pos.occupant(mv.to()) {
                     Some(Occupant::Revealed(p)) => piece_value(variant, p.role),
-                    _ => 1100,
+                    _ => HIDDEN_VICTIM_VALUE,
                 };
                 if stand + gain + 150 < alpha {
                     continue; // delta pruning
                 }
+                // A capture that gives up more than it takes on a defended square is not
+                // worth following at the horizon.
+                let attacker = if flip {
+                    HIDDEN_VICTIM_VALUE
+                } else {
+                    pos.moving_role(mv.from())
+                        .map_or(0, |r| piece_value(variant, r))
+                };
+                if attacker > gain + 50 && pos.is_attacked_by(mv.to(), !pos.side_to_move()) {
+                    continue;
+                }
             }
-            let v = if flip {
+            let v = if flip && flips < QS_FLIP_LIMIT {
                 self.chance(
                     pos,
                     mv,
@@ -491,6 +515,17 @@ impl<'a> Searcher<'a> {
                     false,
                     Some((flips + 1, qdepth + 1)),
                 )
+            } else if flip {
+                // Past the limit a flip is not expanded: it turns out as its most likely
+                // identity, so that face-down pieces can still recapture.
+                let outcomes = pos.flip_outcomes(mv.from());
+                let likely = outcomes
+                    .iter()
+                    .max_by_key(|&(p, w)| (w, p.role))
+                    .map(|(p, _)| p);
+                let mut c = *pos;
+                c.play_unchecked(mv, likely);
+                -self.qsearch(&c, -beta, -alpha, ply + 1, flips + 1, qdepth + 1)
             } else {
                 let mut c = *pos;
                 c.play_unchecked(mv, None);
@@ -508,10 +543,6 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-        }
-        if best == -INF {
-            // In check with only flips left unsearched: no verdict, use the evaluation.
-            return evaluate(pos);
         }
         best
     }

@@ -19,6 +19,9 @@ use super::eval::piece_value;
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
 pub const LOGISTIC_SCALE: f64 = 361.0;
 
+/// Half-width added around the node's window for the first search of each outcome.
+const OUTCOME_MARGIN: i32 = 80;
+
 /// How outcome values are combined at chance nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Aggregation {
@@ -188,45 +191,102 @@ impl<'a> Searcher<'a> {
             return min;
         }
 
+        // Bounds of each outcome's value in units: searched outcomes narrow [0, 1]; the node is
+        // decided as soon as the weighted bounds fall outside (alpha, beta).
+        let n = order.len();
+        let f: Vec<f64> = order.iter().map(|&(_, w)| w as f64 / total).collect();
+        let mut lo = vec![0.0f64; n];
+        let mut hi = vec![1.0f64; n];
+        let mut val: Vec<Option<i32>> = vec![None; n];
         let pa = agg.to_unit(alpha);
         let pb = agg.to_unit(beta);
-        let mut sum = 0.0;
-        let mut rest = 1.0;
-        let mut min = INF;
-        let (mut all_win, mut all_loss) = (true, true);
-        for &(piece, w) in &order {
-            let f = w as f64 / total;
-            rest = (rest - f).max(0.0);
-            // This outcome must exceed `lo` or the node cannot exceed alpha even if every
-            // unsearched outcome wins; reaching `hi` makes the node reach beta even if they all lose.
-            let lo = (pa - sum - rest) / f;
-            let hi = (pb - sum) / f;
-            if lo >= 1.0 {
-                return alpha;
+        // Star1 window for outcome `i` given the others' bounds.
+        let star1 = |i: usize, lo: &[f64], hi: &[f64]| -> (f64, f64) {
+            let (mut others_hi, mut others_lo) = (0.0, 0.0);
+            for j in 0..n {
+                if j != i {
+                    others_hi += f[j] * hi[j];
+                    others_lo += f[j] * lo[j];
+                }
             }
-            if hi <= 0.0 {
-                return beta;
+            ((pa - others_hi) / f[i], (pb - others_lo) / f[i])
+        };
+        let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
+            let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
+            let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
+            if node_hi <= pa {
+                Some(alpha)
+            } else if node_lo >= pb {
+                Some(beta)
+            } else {
+                None
             }
-            let ca = if lo <= 0.0 { -INF } else { agg.floor_score(lo) };
-            let cb = if hi >= 1.0 { INF } else { agg.ceil_score(hi) };
-            let v = self.outcome_value(pos, mv, Some(piece), depth, ca, cb, ply, pv_node, quiesce);
-            if self.stopped {
-                return 0;
+        };
+        let margin = if pv_node { OUTCOME_MARGIN } else { 0 };
+        // First pass: an aspiration window near the node's own for every outcome. Second pass:
+        // outcomes still known only by a bound, with their exact Star1 window.
+        for pass in 0..2 {
+            for i in 0..n {
+                if val[i].is_some() {
+                    continue;
+                }
+                let (a, b) = star1(i, &lo, &hi);
+                if a >= 1.0 {
+                    return alpha;
+                }
+                if b <= 0.0 {
+                    return beta;
+                }
+                let ca = if a <= 0.0 { -INF } else { agg.floor_score(a) };
+                let cb = if b >= 1.0 { INF } else { agg.ceil_score(b) };
+                let (wa, wb) = if pass == 0 {
+                    let wa = ca.max(alpha.saturating_sub(margin));
+                    let wb = cb.min(beta.saturating_add(margin));
+                    if wa < wb {
+                        (wa, wb)
+                    } else {
+                        (ca, cb)
+                    }
+                } else {
+                    (ca, cb)
+                };
+                // Outcomes after the heaviest are searched one ply shallower away from the PV.
+                let d = if !pv_node && i > 0 && depth >= 3 {
+                    depth - 1
+                } else {
+                    depth
+                };
+                let (piece, _) = order[i];
+                let v = self.outcome_value(pos, mv, Some(piece), d, wa, wb, ply, pv_node, quiesce);
+                if self.stopped {
+                    return 0;
+                }
+                if wa > -INF && v <= wa {
+                    if wa == ca {
+                        return alpha;
+                    }
+                    hi[i] = hi[i].min(agg.to_unit(v.max(-INF + 1)));
+                } else if wb < INF && v >= wb {
+                    if wb == cb {
+                        return beta;
+                    }
+                    lo[i] = lo[i].max(agg.to_unit(v));
+                } else {
+                    let u = agg.to_unit(v);
+                    lo[i] = u;
+                    hi[i] = u;
+                    val[i] = Some(v);
+                }
+                if let Some(r) = decided(&lo, &hi) {
+                    return r;
+                }
             }
-            if ca > -INF && v <= ca {
-                return alpha;
-            }
-            if cb < INF && v >= cb {
-                return beta;
-            }
-            sum += f * agg.to_unit(v);
-            min = min.min(v);
-            all_win &= v > MATE_BOUND;
-            all_loss &= v < -MATE_BOUND;
         }
-        if all_win || all_loss {
-            return min;
+        let vals: Vec<i32> = val.iter().map(|v| v.unwrap_or(0)).collect();
+        if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
+            return vals.iter().copied().min().unwrap_or(0);
         }
+        let sum: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
         agg.score_of(sum)
     }
 }

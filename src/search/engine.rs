@@ -132,14 +132,21 @@ impl Engine {
         }
     }
 
-    /// Runs a search to completion on the calling thread's behalf and returns every report.
-    pub fn search_blocking(&mut self, root: Root, limits: Limits) -> Vec<Report> {
+    /// Runs a search to completion, handing each report to `on_report` as it arrives, and
+    /// returns every report.
+    pub fn search_with(
+        &mut self,
+        root: Root,
+        limits: Limits,
+        mut on_report: impl FnMut(&Report),
+    ) -> Vec<Report> {
         let (tx, rx) = crossbeam_channel::unbounded();
         if self.go(root, limits, tx).is_err() {
             return Vec::new();
         }
         let mut out = Vec::new();
         for r in rx.iter() {
+            on_report(&r);
             let done = matches!(r, Report::Done { .. });
             out.push(r);
             if done {
@@ -148,6 +155,11 @@ impl Engine {
         }
         self.wait();
         out
+    }
+
+    /// Runs a search to completion and returns every report.
+    pub fn search_blocking(&mut self, root: Root, limits: Limits) -> Vec<Report> {
+        self.search_with(root, limits, |_| {})
     }
 }
 
