@@ -98,7 +98,7 @@ impl Position {
         match role {
             Role::Rook => attacks::rook_attacks(sq, occ, self.occ_t) & allowed,
             Role::Cannon => {
-                let quiet = attacks::rook_attacks(sq, occ, self.occ_t) & !Bitboard(occ);
+                let quiet = attacks::rook_attacks(sq, occ, self.occ_t) & !Bitboard(occ) & allowed;
                 let caps = attacks::cannon_captures(sq, occ, self.occ_t) & allowed;
                 quiet | caps
             }
@@ -128,12 +128,15 @@ impl Position {
     /// pseudo-legal destinations, split into destinations that are legal without a test and
     /// those that need one.
     #[inline(always)]
-    fn for_each_piece(&self, mut f: impl FnMut(Square, Bitboard, Bitboard)) {
+    fn for_each_piece(&self, captures_only: bool, mut f: impl FnMut(Square, Bitboard, Bitboard)) {
         let us = self.side;
         let ours = self.by_color[us.index()];
         let occ = self.occ();
         // Never onto our own pieces, never onto the enemy king.
-        let allowed = !(ours | Bitboard::from_square(self.king(!us)));
+        let mut allowed = !(ours | Bitboard::from_square(self.king(!us)));
+        if captures_only {
+            allowed &= self.by_color[(!us).index()];
+        }
         let mut movers = ours;
         if let Some(w) = self.wait {
             movers.clear(w);
@@ -160,7 +163,7 @@ impl Position {
     /// Fills `out` with the legal moves of the side to move.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        self.for_each_piece(|from, safe, test| {
+        self.for_each_piece(false, |from, safe, test| {
             for to in safe {
                 out.push(Move::new(from, to));
             }
@@ -175,6 +178,21 @@ impl Position {
         }
     }
 
+    /// Fills `out` with the legal captures of the side to move (never a king capture).
+    pub fn legal_captures(&self, out: &mut MoveList) {
+        out.clear();
+        self.for_each_piece(true, |from, safe, test| {
+            for to in safe {
+                out.push(Move::new(from, to));
+            }
+            for to in test {
+                if self.king_safe_after(from, to) {
+                    out.push(Move::new(from, to));
+                }
+            }
+        });
+    }
+
     /// The legal moves as a list.
     pub fn legal_move_list(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -185,7 +203,7 @@ impl Position {
     /// The number of legal moves (fast: safe destinations are counted, not listed).
     pub fn count_legal(&self) -> usize {
         let mut n = 0usize;
-        self.for_each_piece(|from, safe, test| {
+        self.for_each_piece(false, |from, safe, test| {
             n += safe.count() as usize;
             for to in test {
                 if self.king_safe_after(from, to) {

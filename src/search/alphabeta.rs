@@ -15,8 +15,6 @@ pub const MATE: i32 = 31000;
 /// Scores beyond this (in absolute value) are mate scores.
 pub const MATE_BOUND: i32 = 30000;
 pub const MAX_PLY: usize = 128;
-/// The most flips a quiescence search may pass through on one line.
-pub const QS_FLIP_LIMIT: u32 = 0;
 /// Quiescence plies in which check evasions (all moves) are searched; deeper, a side in check
 /// is scored by the static evaluation.
 pub const QS_EVASION_PLIES: u32 = 3;
@@ -66,6 +64,8 @@ pub struct Searcher<'a> {
     pub(crate) shared: &'a Shared,
     /// Nodes searched by this thread.
     pub nodes: u64,
+    /// Nodes of quiescence search (a subset of `nodes`).
+    pub qnodes: u64,
     flushed: u64,
     pub seldepth: usize,
     /// Whether this thread reads the clock (only the main thread does).
@@ -84,6 +84,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             shared,
             nodes: 0,
+            qnodes: 0,
             flushed: 0,
             seldepth: 0,
             main,
@@ -152,7 +153,7 @@ impl<'a> Searcher<'a> {
     fn update_pv(&mut self, ply: usize, mv: Move, extend: bool) {
         self.pv[ply][ply] = mv;
         let mut len = ply + 1;
-        if extend && ply + 1 <= MAX_PLY {
+        if extend && ply < MAX_PLY {
             let child_len = self.pv_len[ply + 1];
             for i in ply + 1..child_len {
                 self.pv[ply][i] = self.pv[ply + 1][i];
@@ -208,7 +209,7 @@ impl<'a> Searcher<'a> {
             .iter()
             .map(|&m| (self.order_score(pos, m, tt_move, ply), m))
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         scored
     }
 
@@ -283,7 +284,7 @@ impl<'a> Searcher<'a> {
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.and_then(|e| e.mv);
         if let Some(e) = tt {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && !self.shared.pure {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     TtBound::Exact => true,
@@ -300,7 +301,8 @@ impl<'a> Searcher<'a> {
         } else {
             tt.map_or_else(|| evaluate(pos), |e| e.eval)
         };
-        if !pv_node && !in_check && !is_mate_score(beta) {
+        let pure = self.shared.pure;
+        if !pv_node && !in_check && !is_mate_score(beta) && !pure {
             // Reverse futility: far above beta at low depth.
             if depth <= 3 && static_eval - 110 * depth >= beta {
                 return static_eval;
@@ -342,18 +344,20 @@ impl<'a> Searcher<'a> {
             let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
-            if quiet
+            if !capture
+                && !pure
                 && !pv_node
                 && !in_check
                 && depth <= 3
                 && i >= 6 + 4 * depth as usize
                 && best > -MATE_BOUND
             {
-                continue; // late move pruning
+                continue; // late move pruning (flips included: they are Jieqi's quiet moves)
             }
             // Futility: near the leaves, a move that takes nothing cannot lift a hopeless
             // static evaluation (a flip only turns the expected identity into a real one).
             if !capture
+                && !pure
                 && !pv_node
                 && !in_check
                 && depth <= 2
@@ -364,7 +368,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let mut r = 0;
-            if depth >= 3 && i >= 3 && !in_check && (quiet || (flip && !capture)) {
+            if depth >= 3 && i >= 3 && !in_check && !pure && (quiet || (flip && !capture)) {
                 r = LMR[(depth as usize).min(63)][i.min(63)] as i32;
                 if pv_node {
                     r -= 1;
@@ -437,7 +441,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`),
-    /// with at most `QS_FLIP_LIMIT` flips on a line. The stop flag is checked here too.
+    /// with at most `Shared::qs_flip_limit` flips expanded as chance nodes on a line (later ones
+    /// turn out as their most likely identity). The stop flag is checked here too.
     pub fn qsearch(
         &mut self,
         pos: &Position,
@@ -449,6 +454,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.count_node();
+        self.qnodes += 1;
         if self.stopped {
             return 0;
         }
@@ -473,18 +479,20 @@ impl<'a> Searcher<'a> {
             best = stand;
         }
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return -MATE + ply as i32;
-        }
-        if !in_check {
-            list.retain(|m| !m.is_pass() && pos.occupant(m.to()).is_some());
+        if in_check {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            // A side with no legal move at all is not detected here (rare at the horizon).
+            pos.legal_captures(&mut list);
         }
         let moves = self.ordered(pos, &list, None, ply);
         let variant = pos.variant();
         for &(_, mv) in &moves {
             let flip = pos.is_flip(mv);
-            if !in_check {
+            if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
                     Some(Occupant::Revealed(p)) => piece_value(variant, p.role),
                     _ => HIDDEN_VICTIM_VALUE,
@@ -504,7 +512,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let v = if flip && flips < QS_FLIP_LIMIT {
+            let v = if flip && flips < self.shared.qs_flip_limit {
                 self.chance(
                     pos,
                     mv,

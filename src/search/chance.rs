@@ -52,7 +52,7 @@ impl Aggregation {
 
     /// The score of a unit value (real-valued; the caller rounds).
     #[inline]
-    fn from_unit(self, p: f64) -> f64 {
+    fn unit_to_score(self, p: f64) -> f64 {
         match self {
             Aggregation::ExpectedScore => {
                 let p = p.clamp(1e-15, 1.0 - 1e-15);
@@ -64,7 +64,7 @@ impl Aggregation {
 
     /// Largest score whose unit value is at most `p`.
     fn floor_score(self, p: f64) -> i32 {
-        let mut s = (self.from_unit(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        let mut s = (self.unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         while s > -MATE_BOUND && self.to_unit(s) > p {
             s -= 1;
         }
@@ -73,7 +73,7 @@ impl Aggregation {
 
     /// Smallest score whose unit value is at least `p`.
     fn ceil_score(self, p: f64) -> i32 {
-        let mut s = (self.from_unit(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        let mut s = (self.unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         while s < MATE_BOUND && self.to_unit(s) < p {
             s += 1;
         }
@@ -82,7 +82,7 @@ impl Aggregation {
 
     /// The score of an average (never a mate score).
     pub fn score_of(self, p: f64) -> i32 {
-        (self.from_unit(p).round() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (self.unit_to_score(p).round() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 }
 
@@ -251,7 +251,7 @@ impl<'a> Searcher<'a> {
                     (ca, cb)
                 };
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
-                let d = if !pv_node && i > 0 && depth >= 3 {
+                let d = if !pv_node && i > 0 && depth >= 3 && !self.shared.pure {
                     depth - 1
                 } else {
                     depth

@@ -93,7 +93,7 @@ pub fn run(
     let pos = root.position;
     let moves = root_moves(&pos, limits);
     if !limits.searchmoves.is_empty()
-        && moves.len() > 0
+        && !moves.is_empty()
         && moves.iter().any(|m| !limits.searchmoves.contains(m))
     {
         report(Report::Text(
@@ -284,7 +284,7 @@ fn iterate(
             if s.stopped {
                 break;
             }
-            rms[line..].sort_by(|a, b| b.score.cmp(&a.score));
+            rms[line..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if main {
                 s.flush_nodes();
                 let r = &rms[line];
@@ -345,6 +345,7 @@ fn search_root(
     beta: i32,
 ) -> i32 {
     let mut best = -INF;
+    #[allow(clippy::needless_range_loop)] // the index decides the window
     for i in line..rms.len() {
         let mv = rms[i].mv;
         let v = if i == line {

@@ -21,6 +21,12 @@ pub struct Shared {
     /// While pondering, time limits do not apply.
     pub pondering: Arc<AtomicBool>,
     pub aggregation: Aggregation,
+    /// Exact search for tests: no forward pruning, reductions or transposition cutoffs, so the
+    /// value does not depend on the window (bounds can be checked against a full-window search).
+    pub pure: bool,
+    /// Flips on one quiescence line that are expanded as chance nodes; later flips take their
+    /// most likely identity. Zero measured fastest to a given depth at equal results.
+    pub qs_flip_limit: u32,
 }
 
 impl Shared {
@@ -35,6 +41,8 @@ impl Shared {
             clock_base_ms: AtomicU64::new(0),
             pondering,
             aggregation: Aggregation::default(),
+            pure: false,
+            qs_flip_limit: 0,
         }
     }
 

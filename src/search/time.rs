@@ -94,7 +94,7 @@ mod tests {
             ..limits()
         };
         let b = budget(&l, Color::Black, 30).unwrap();
-        assert!(b.hard_ms >= 1 && b.hard_ms <= 1);
+        assert_eq!(b.hard_ms, 1);
     }
 
     #[test]
