@@ -74,13 +74,10 @@ enum Command {
     },
     /// Search a fixed set of positions; the node count is the build's signature.
     Bench {
-        /// Search depth per position.
-        #[arg(default_value_t = 7)]
-        depth: u32,
+        /// Search every position to this depth (default: each position's own depth).
+        depth: Option<u32>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
     },
 }
 
@@ -150,16 +147,8 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Some(Command::Bench {
-            depth,
-            threads,
-            hash,
-        }) => {
-            cli::bench::run(
-                depth.clamp(1, 64),
-                threads.clamp(1, 256),
-                hash.clamp(1, 65536),
-            );
+        Some(Command::Bench { depth, threads }) => {
+            cli::bench::run(depth.map(|d| d.clamp(1, 64)), threads.clamp(1, 256));
             ExitCode::SUCCESS
         }
     }

@@ -18,7 +18,7 @@ use super::format;
 use super::options::{self, Effect, OptionId, Settings, Timing};
 use super::position::{self, GameState};
 use crate::core::{perft, Color, Move, Position, Variant};
-use crate::search::{Engine, Info, Limits, Options, Report, Root, SearchMode};
+use crate::search::{bench, Engine, Info, Limits, Options, Report, Root, SearchMode};
 
 /// Longest input line read; the rest of a longer line is skipped (a whole game of moves is far
 /// shorter).
@@ -197,7 +197,8 @@ struct Search {
 /// `bench`: a fixed set of positions searched one after another to a fixed depth, each by a
 /// fresh engine, so that the node total is a signature of the build (as `jieqi bench`).
 struct Bench {
-    depth: u32,
+    /// Depth for every position, or `None` for each position's own.
+    depth: Option<u32>,
     threads: usize,
     /// Index of the next position to search.
     next: usize,
@@ -210,28 +211,6 @@ struct Bench {
     started: Instant,
     aborted: bool,
 }
-
-/// The positions of `bench`: the same as `jieqi bench` (src/cli/bench.rs), so that both give
-/// the same node count for the same depth and threads.
-const BENCH_POSITIONS: &[(Variant, &str)] = &[
-    (Variant::Jieqi, "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1"),
-    (Variant::Jieqi, "x1xxkxxxx/9/c6x1/2x6/a3r1n1p/R1P3A2/4X3X/1X2B1AX1/4P4/1C2KXX1X w R1N1n1B1b2a1C1c1P3p4 1 8"),
-    (Variant::Jieqi, "C1xx1x1xx/4k4/2a5c/1r2C4/2pA2p1b/p6p1/2X3X1X/2B3P1B/3N5/X2XKX2X b R1r1N1n1b1A1a1c1P4 0 12"),
-    (Variant::Jieqi, "x2k5/9/2n3p2/6x2/9/6P2/9/4B2n1/9/4KC3 b p2 0 50"),
-    (Variant::Jieqi, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
-    (Variant::Maniac, "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1"),
-    (Variant::Maniac, "x1xxkxxxx/9/c6x1/2x6/a3r1n1p/R1P3A2/4X3X/1X2B1AX1/4P4/1C2KXX1X w R1N1n1B1b2a1C1c1P3p4 1 8"),
-    (Variant::Xiangqi, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
-    (Variant::Xiangqi, "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"),
-    (Variant::Xiangqi, "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1"),
-    (Variant::Xiangqi, "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1"),
-];
-
-/// Depth of `bench` without an argument (as `jieqi bench`).
-pub const BENCH_DEPTH: u32 = 7;
-
-/// Table size of each bench engine (as `jieqi bench`).
-const BENCH_HASH_MB: usize = 16;
 
 struct Session<W: Write> {
     out: Output<W>,
@@ -384,7 +363,7 @@ impl<W: Write> Session<W> {
             Command::BanMoves(moves) => self.banned = moves,
             Command::Display => self.display(),
             Command::Perft(depth) => self.perft(depth),
-            Command::Bench(depth) => self.bench(depth.unwrap_or(BENCH_DEPTH)),
+            Command::Bench(depth) => self.bench(depth),
             Command::Eval => {
                 for line in format::eval_lines(self.game.position()) {
                     self.out.line(&line);
@@ -860,7 +839,7 @@ impl<W: Write> Session<W> {
         });
     }
 
-    fn bench(&mut self, depth: u32) {
+    fn bench(&mut self, depth: Option<u32>) {
         if self.busy() || !self.pending.is_empty() {
             self.out
                 .info_string("ignored 'bench': a search is running; send it after bestmove");
@@ -884,7 +863,7 @@ impl<W: Write> Session<W> {
     fn bench_next(&mut self, mut b: Bench, best: Option<Move>) {
         if b.next > 0 {
             b.nodes += b.current_nodes;
-            let (variant, _) = BENCH_POSITIONS[b.next - 1];
+            let variant = bench::POSITIONS[b.next - 1].variant;
             self.out.line(&format!(
                 "position {:2} {:8} nodes {:10} time {:6} ms bestmove {}",
                 b.next,
@@ -894,20 +873,20 @@ impl<W: Write> Session<W> {
                 best.map_or_else(|| "(none)".to_string(), |m| m.to_string())
             ));
         }
-        while !b.aborted && b.next < BENCH_POSITIONS.len() {
-            let (variant, fen) = BENCH_POSITIONS[b.next];
+        while !b.aborted && b.next < bench::POSITIONS.len() {
+            let bp = &bench::POSITIONS[b.next];
             b.next += 1;
-            let Some(pos) = bench_position(variant, fen) else {
+            let Some(pos) = bp.position() else {
                 continue;
             };
             let mut engine = Engine::new(Options {
                 threads: b.threads,
-                hash_mb: BENCH_HASH_MB,
+                hash_mb: bench::HASH_MB,
                 mode: SearchMode::Expectimax,
                 ..Options::default()
             });
             let limits = Limits {
-                depth: Some(b.depth),
+                depth: Some(b.depth.unwrap_or(bp.depth)),
                 ..Limits::default()
             };
             match engine.go(Root::new(pos), limits, self.report_tx.clone()) {
@@ -952,14 +931,6 @@ fn first_choice(s: &Search) -> Option<Move> {
         .first()
         .copied()
         .or_else(|| s.position.legal_move_list().as_slice().first().copied())
-}
-
-fn bench_position(variant: Variant, fen: &str) -> Option<Position> {
-    if fen == "startpos" {
-        return Some(Position::startpos(variant));
-    }
-    let setup = crate::core::fen::parse(fen).ok()?;
-    Position::from_setup(&setup, variant).ok().map(|(p, _)| p)
 }
 
 #[cfg(test)]

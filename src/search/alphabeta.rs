@@ -256,7 +256,10 @@ impl<'a> Searcher<'a> {
             return evaluate(pos);
         }
         let in_check = pos.in_check();
-        if in_check {
+        // Check extension on the principal variation only: with chance nodes below every flip,
+        // extending every check multiplies the tree (a Maniac flip that changes owner often
+        // checks the mover).
+        if in_check && pv_node {
             depth += 1;
         }
         if depth <= 0 {

@@ -62,20 +62,33 @@ impl Aggregation {
         }
     }
 
-    /// Largest score whose unit value is at most `p`.
+    /// Largest score whose unit value is at most `p` (`-MATE_BOUND` if none is).
     fn floor_score(self, p: f64) -> i32 {
+        if p <= self.to_unit(-MATE_BOUND + 1) {
+            return -MATE_BOUND;
+        }
         let mut s = (self.unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        while s > -MATE_BOUND && self.to_unit(s) > p {
+        // The formula is off by at most a rounding step; walk to the exact boundary.
+        while s > -MATE_BOUND + 1 && self.to_unit(s) > p {
             s -= 1;
+        }
+        while s < MATE_BOUND - 1 && self.to_unit(s + 1) <= p {
+            s += 1;
         }
         s
     }
 
-    /// Smallest score whose unit value is at least `p`.
+    /// Smallest score whose unit value is at least `p` (`MATE_BOUND` if none is).
     fn ceil_score(self, p: f64) -> i32 {
+        if p >= self.to_unit(MATE_BOUND - 1) {
+            return MATE_BOUND;
+        }
         let mut s = (self.unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        while s < MATE_BOUND && self.to_unit(s) < p {
+        while s < MATE_BOUND - 1 && self.to_unit(s) < p {
             s += 1;
+        }
+        while s > -MATE_BOUND + 1 && self.to_unit(s - 1) >= p {
+            s -= 1;
         }
         s
     }
@@ -211,13 +224,17 @@ impl<'a> Searcher<'a> {
             }
             ((pa - others_hi) / f[i], (pb - others_lo) / f[i])
         };
+        // Fail-soft bounds of the node: at most `alpha` when failing low, at least `beta` when
+        // failing high, as tight as the outcome bounds allow.
+        let low_bound = |node_hi: f64| agg.floor_score(node_hi).min(alpha);
+        let high_bound = |node_lo: f64| agg.ceil_score(node_lo).max(beta);
         let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
             let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
             let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
             if node_hi <= pa {
-                Some(alpha)
+                Some(low_bound(node_hi))
             } else if node_lo >= pb {
-                Some(beta)
+                Some(high_bound(node_lo))
             } else {
                 None
             }
@@ -232,10 +249,11 @@ impl<'a> Searcher<'a> {
                 }
                 let (a, b) = star1(i, &lo, &hi);
                 if a >= 1.0 {
-                    return alpha;
+                    // Even a certain win here cannot lift the node above alpha.
+                    return low_bound(pa - f[i] * (a - hi[i]));
                 }
                 if b <= 0.0 {
-                    return beta;
+                    return high_bound(pb - f[i] * (b - lo[i]));
                 }
                 let ca = if a <= 0.0 { -INF } else { agg.floor_score(a) };
                 let cb = if b >= 1.0 { INF } else { agg.ceil_score(b) };
@@ -262,15 +280,16 @@ impl<'a> Searcher<'a> {
                     return 0;
                 }
                 if wa > -INF && v <= wa {
+                    hi[i] = hi[i].min(agg.to_unit(v));
                     if wa == ca {
-                        return alpha;
+                        // Below the Star1 window: the node is at most alpha.
+                        return low_bound(pa - f[i] * (a - hi[i]));
                     }
-                    hi[i] = hi[i].min(agg.to_unit(v.max(-INF + 1)));
                 } else if wb < INF && v >= wb {
-                    if wb == cb {
-                        return beta;
-                    }
                     lo[i] = lo[i].max(agg.to_unit(v));
+                    if wb == cb {
+                        return high_bound(pb - f[i] * (b - lo[i]));
+                    }
                 } else {
                     let u = agg.to_unit(v);
                     lo[i] = u;

@@ -3,6 +3,7 @@
 //! command line call.
 
 pub mod alphabeta;
+pub mod bench;
 pub mod chance;
 pub mod driver;
 pub mod engine;
