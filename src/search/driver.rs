@@ -305,11 +305,7 @@ fn iterate(
         let top = &rms[0];
         best = Outcome {
             best: Some(top.mv),
-            ponder: if pos.is_flip(top.mv) {
-                None
-            } else {
-                top.pv.get(1).copied()
-            },
+            ponder: ponder_move(pos, top),
             score: top.score,
             depth,
             nodes: shared.total_nodes(),
@@ -332,6 +328,18 @@ fn iterate(
         }
     }
     best
+}
+
+/// The expected reply to ponder on: none after a flip (what follows depends on the draw), and
+/// none that is itself a flip.
+fn ponder_move(pos: &Position, top: &RootMove) -> Option<Move> {
+    if pos.is_flip(top.mv) {
+        return None;
+    }
+    let reply = *top.pv.get(1)?;
+    let mut after = *pos;
+    after.play_unchecked(top.mv, None);
+    (!after.is_flip(reply) && after.is_legal(reply)).then_some(reply)
 }
 
 /// One pass over the root moves from `line` on; returns the best score (a bound on a cut).

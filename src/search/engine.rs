@@ -48,7 +48,15 @@ impl Engine {
         }
         self.wait();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(Tt::new(options.hash_mb));
+            // Free the old table first so that resizing does not need both at once.
+            self.tt = Arc::new(Tt::new(1));
+            match Tt::try_new(options.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    self.tt = Arc::new(Tt::new(self.options.hash_mb));
+                    return Err(e);
+                }
+            }
         }
         self.options = options;
         Ok(())

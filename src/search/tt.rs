@@ -71,17 +71,41 @@ fn unpack(d: u64) -> Option<TtEntry> {
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least one slot).
-    pub fn new(mb: usize) -> Tt {
-        let n = ((mb.max(1) << 20) / SLOT_BYTES).max(1);
-        let mut slots = Vec::with_capacity(n);
+    /// A table of about `mb` megabytes (at least one slot), or an error if the memory cannot
+    /// be had.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
+        let n = ((mb.max(1).saturating_mul(1 << 20)) / SLOT_BYTES).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
         slots.resize_with(n, || Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
         });
-        Tt {
+        Ok(Tt {
             slots,
             generation: AtomicU64::new(0),
+        })
+    }
+
+    /// A table of about `mb` megabytes, or the largest smaller power-of-two size that can be had.
+    pub fn new(mb: usize) -> Tt {
+        let mut size = mb.max(1);
+        loop {
+            match Tt::try_new(size) {
+                Ok(tt) => return tt,
+                Err(_) if size > 1 => size /= 2,
+                Err(_) => {
+                    return Tt {
+                        slots: vec![Slot {
+                            check: AtomicU64::new(0),
+                            data: AtomicU64::new(0),
+                        }],
+                        generation: AtomicU64::new(0),
+                    }
+                }
+            }
         }
     }
 
