@@ -18,6 +18,7 @@ use super::eval::piece_value;
 
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
 pub const LOGISTIC_SCALE: f64 = 361.0;
+const LN10_OVER_SCALE: f64 = std::f64::consts::LN_10 / LOGISTIC_SCALE;
 
 /// Half-width added around the node's window for the first search of each outcome.
 const OUTCOME_MARGIN: i32 = 80;
@@ -43,7 +44,7 @@ impl Aggregation {
             return 0.0;
         }
         match self {
-            Aggregation::ExpectedScore => 1.0 / (1.0 + 10f64.powf(-(s as f64) / LOGISTIC_SCALE)),
+            Aggregation::ExpectedScore => 1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp()),
             Aggregation::Centipawns => {
                 ((s as f64 + MATE_BOUND as f64) / (2.0 * MATE_BOUND as f64)).clamp(0.0, 1.0)
             }
@@ -56,7 +57,7 @@ impl Aggregation {
         match self {
             Aggregation::ExpectedScore => {
                 let p = p.clamp(1e-15, 1.0 - 1e-15);
-                LOGISTIC_SCALE * (p / (1.0 - p)).log10()
+                (p / (1.0 - p)).ln() / LN10_OVER_SCALE
             }
             Aggregation::Centipawns => p * 2.0 * MATE_BOUND as f64 - MATE_BOUND as f64,
         }

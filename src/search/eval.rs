@@ -134,12 +134,29 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
 }
 
 /// The evaluation terms.
+/// Square values of revealed pieces, `[xiangqi?][piece index][square]`, built once.
+static SQUARE_TABLE: once_cell::sync::Lazy<Box<[[[i32; 90]; 14]; 2]>> =
+    once_cell::sync::Lazy::new(|| {
+        let mut t = Box::new([[[0i32; 90]; 14]; 2]);
+        for (x, variant) in [Variant::Jieqi, Variant::Xiangqi].into_iter().enumerate() {
+            for i in 0..14 {
+                let p = Piece::from_index(i);
+                for sq in Square::all() {
+                    t[x][i][sq.index()] = square_value(variant, p, sq);
+                }
+            }
+        }
+        t
+    });
+
 pub fn terms(pos: &Position) -> Terms {
     let variant = pos.variant();
     let occ = pos.occupied();
+    let hidden = pos.hidden();
+    let table = &SQUARE_TABLE[(variant == Variant::Xiangqi) as usize];
     let mut t = Terms::default();
     let mut hidden_value = [0i32; 2];
-    if pos.hidden().any() {
+    if hidden.any() {
         hidden_value = [
             hidden_expectation(pos, Color::Red),
             hidden_expectation(pos, Color::Black),
@@ -148,30 +165,46 @@ pub fn terms(pos: &Position) -> Terms {
     for color in Color::ALL {
         let s = sign(color);
         let ours = pos.pieces_of(color);
-        for sq in ours {
-            match pos.occupant(sq) {
-                Some(Occupant::Revealed(p)) => {
-                    t.material += s * piece_value(variant, p.role);
-                    t.squares += s * square_value(variant, p, sq);
-                }
-                Some(Occupant::Hidden { identity, .. }) => {
-                    let role = pos.moving_role(sq).unwrap_or(Role::Pawn);
-                    let value = match identity {
-                        Some(p) => sign(p.color) * piece_value(variant, p.role),
-                        None => hidden_value[color.index()],
-                    };
-                    t.hidden += value + s * HIDDEN_ROLE_BONUS[role.index()];
-                }
-                None => {}
+        for role in Role::ALL {
+            let pieces = pos.pieces(color, role);
+            if pieces.is_empty() {
+                continue;
             }
-            let role = pos.moving_role(sq).unwrap_or(Role::Pawn);
+            let revealed = pieces & !hidden;
+            if revealed.any() {
+                t.material += s * piece_value(variant, role) * revealed.count() as i32;
+                let squares = &table[Piece::new(color, role).index()];
+                for sq in revealed {
+                    t.squares += s * squares[sq.index()];
+                }
+            }
+            // Face-down pieces moving as `role` (their square's role).
+            let face_down = pieces & hidden;
+            if face_down.any() {
+                let n = face_down.count() as i32;
+                t.hidden += n * s * HIDDEN_ROLE_BONUS[role.index()];
+                if pos.is_dealt() {
+                    for sq in face_down {
+                        if let Some(Occupant::Hidden {
+                            identity: Some(p), ..
+                        }) = pos.occupant(sq)
+                        {
+                            t.hidden += sign(p.color) * piece_value(variant, p.role);
+                        }
+                    }
+                } else {
+                    t.hidden += n * hidden_value[color.index()];
+                }
+            }
             let w = MOBILITY[role.index()];
             if w != 0 {
-                let reach = match role {
-                    Role::Horse => attacks::horse_attacks(sq, occ.0),
-                    _ => pos.rook_attacks_at(sq),
-                } & !ours;
-                t.mobility += s * w * reach.count() as i32;
+                for sq in pieces {
+                    let reach = match role {
+                        Role::Horse => attacks::horse_attacks(sq, occ.0),
+                        _ => pos.rook_attacks_at(sq),
+                    } & !ours;
+                    t.mobility += s * w * reach.count() as i32;
+                }
             }
         }
         t.king_safety += s * king_safety(pos, color, occ);
