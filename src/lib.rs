@@ -5,4 +5,5 @@
 pub mod belief;
 pub mod core;
 pub mod protocol;
+pub mod referee;
 pub mod search;

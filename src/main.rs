@@ -60,8 +60,8 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// expectimax, pimc or hybrid (default).
-        #[arg(long, default_value = "hybrid", value_parser = parse_mode)]
+        /// expectimax (default), pimc or hybrid.
+        #[arg(long, default_value = "expectimax", value_parser = parse_mode)]
         mode: SearchMode,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -79,6 +79,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play an engine-versus-engine match, refereed on the true position.
+    Match(Box<cli::match_cmd::MatchArgs>),
 }
 
 fn parse_mode(s: &str) -> Result<SearchMode, String> {
@@ -151,5 +153,6 @@ fn main() -> ExitCode {
             cli::bench::run(depth.map(|d| d.clamp(1, 64)), threads.clamp(1, 256));
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => cli::match_cmd::run(*args),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod match_cmd;
 pub mod perft;
 
 use jieqi::core::{fen, Position, Variant};

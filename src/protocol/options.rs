@@ -169,7 +169,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         ucci_name: Some("searchmode"),
         uci: true,
         kind: OptionKind::Combo {
-            default: "hybrid",
+            default: "expectimax",
             values: MODES,
         },
         timing: Timing::NextSearch,

@@ -259,7 +259,7 @@ impl<'a> Searcher<'a> {
         // Check extension on the principal variation only: with chance nodes below every flip,
         // extending every check multiplies the tree (a Maniac flip that changes owner often
         // checks the mover).
-        if in_check && pv_node {
+        if in_check && (pv_node || self.shared.pure) {
             depth += 1;
         }
         if depth <= 0 {
@@ -354,6 +354,7 @@ impl<'a> Searcher<'a> {
                 && depth <= 3
                 && i >= 6 + 4 * depth as usize
                 && best > -MATE_BOUND
+                && !pos.gives_check_before_flip(mv)
             {
                 continue; // late move pruning (flips included: they are Jieqi's quiet moves)
             }
@@ -367,6 +368,7 @@ impl<'a> Searcher<'a> {
                 && i > 0
                 && best > -MATE_BOUND
                 && static_eval + FUTILITY_MARGIN * depth <= alpha
+                && !pos.gives_check_before_flip(mv)
             {
                 continue;
             }
@@ -388,7 +390,9 @@ impl<'a> Searcher<'a> {
                 if v > alpha && r > 0 {
                     v = self.child(pos, mv, depth - 1, alpha, alpha + 1, ply, false);
                 }
-                if v > alpha && v < beta && pv_node {
+                // Re-search with the full window whenever it is wider than a null window (chance
+                // nodes give their outcomes wide windows at non-PV nodes too).
+                if v > alpha && v < beta && (pv_node || beta > alpha + 1) {
                     v = self.child(pos, mv, depth - 1, alpha, beta, ply, true);
                 }
                 v
@@ -530,9 +534,11 @@ impl<'a> Searcher<'a> {
                 // Past the limit a flip is not expanded: it turns out as its most likely
                 // identity, so that face-down pieces can still recapture.
                 let outcomes = pos.flip_outcomes(mv.from());
+                // Ties (Maniac's red and black pawns) go to the mover's colour: symmetric.
+                let mover = pos.side_to_move();
                 let likely = outcomes
                     .iter()
-                    .max_by_key(|&(p, w)| (w, p.role))
+                    .max_by_key(|&(p, w)| (w, p.role, p.color == mover))
                     .map(|(p, _)| p);
                 let mut c = *pos;
                 c.play_unchecked(mv, likely);

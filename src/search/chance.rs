@@ -14,7 +14,7 @@
 use crate::core::{Move, Position};
 
 use super::alphabeta::{Searcher, INF, MATE_BOUND};
-use super::eval::piece_value;
+use super::eval::{piece_value, EVAL_LIMIT};
 
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
 pub const LOGISTIC_SCALE: f64 = 361.0;
@@ -94,9 +94,9 @@ impl Aggregation {
         s
     }
 
-    /// The score of an average (never a mate score).
+    /// The score of an average: never a mate score, within the evaluation's range.
     pub fn score_of(self, p: f64) -> i32 {
-        (self.unit_to_score(p).round() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (self.unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
@@ -154,17 +154,18 @@ impl<'a> Searcher<'a> {
         let total = outcomes.total_weight() as f64;
         let agg = self.shared.aggregation;
 
-        if alpha > MATE_BOUND {
-            // Only a forced mate in every outcome can beat alpha: the node is their minimum.
-            let mut min = INF;
+        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
+            // A window at the edge of the evaluation's range: only mates in every outcome can
+            // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
+            let mut vals = Vec::with_capacity(order.len());
             for &(piece, _) in &order {
                 let v = self.outcome_value(
                     pos,
                     mv,
                     Some(piece),
                     depth,
-                    alpha,
-                    beta,
+                    -INF,
+                    INF,
                     ply,
                     pv_node,
                     quiesce,
@@ -172,37 +173,17 @@ impl<'a> Searcher<'a> {
                 if self.stopped {
                     return 0;
                 }
-                if v <= alpha {
-                    return alpha;
-                }
-                min = min.min(v);
+                vals.push(v);
             }
-            return min;
-        }
-        if beta < -MATE_BOUND {
-            // Below beta only if every outcome is a loss by mate: then their minimum.
-            let mut min = INF;
-            for &(piece, _) in &order {
-                let v = self.outcome_value(
-                    pos,
-                    mv,
-                    Some(piece),
-                    depth,
-                    alpha,
-                    beta,
-                    ply,
-                    pv_node,
-                    quiesce,
-                );
-                if self.stopped {
-                    return 0;
-                }
-                if v >= -MATE_BOUND {
-                    return beta;
-                }
-                min = min.min(v);
+            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
+                return vals.iter().copied().min().unwrap_or(0);
             }
-            return min;
+            let sum: f64 = order
+                .iter()
+                .zip(&vals)
+                .map(|(&(_, w), &v)| w as f64 / total * agg.to_unit(v))
+                .sum();
+            return agg.score_of(sum);
         }
 
         // Bounds of each outcome's value in units: searched outcomes narrow [0, 1]; the node is
@@ -225,16 +206,23 @@ impl<'a> Searcher<'a> {
             }
             ((pa - others_hi) / f[i], (pb - others_lo) / f[i])
         };
+        // Beyond the evaluation's range only mates count, and an average involving mates is
+        // clamped to the range: units decide nothing past these edges.
+        let (low_edge, high_edge) = (alpha < -EVAL_LIMIT, beta > EVAL_LIMIT);
         // Fail-soft bounds of the node: at most `alpha` when failing low, at least `beta` when
         // failing high, as tight as the outcome bounds allow.
-        let low_bound = |node_hi: f64| agg.floor_score(node_hi).min(alpha);
-        let high_bound = |node_lo: f64| agg.ceil_score(node_lo).max(beta);
+        // Rounded like the exact value (`score_of`), so that a bound never excludes the value a
+        // full-window search of the node would return.
+        let low_bound = |node_hi: f64| agg.score_of(node_hi).min(alpha);
+        let high_bound = |node_lo: f64| agg.score_of(node_lo).max(beta);
         let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
             let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
             let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
-            if node_hi <= pa {
+            // At a window edge of 0 or 1 (a mate score or infinity) units cannot tell mates
+            // apart: such a node is decided only once every outcome is known.
+            if !low_edge && node_hi <= pa {
                 Some(low_bound(node_hi))
-            } else if node_lo >= pb {
+            } else if !high_edge && node_lo >= pb {
                 Some(high_bound(node_lo))
             } else {
                 None
@@ -243,24 +231,51 @@ impl<'a> Searcher<'a> {
         let margin = if pv_node { OUTCOME_MARGIN } else { 0 };
         // First pass: an aspiration window near the node's own for every outcome. Second pass:
         // outcomes still known only by a bound, with their exact Star1 window.
-        for pass in 0..2 {
+        // What the first pass returned for each outcome (a bound when it fell outside its window).
+        let mut first: Vec<Option<i32>> = vec![None; n];
+        for pass in 0..3 {
             for i in 0..n {
                 if val[i].is_some() {
                     continue;
                 }
                 let (a, b) = star1(i, &lo, &hi);
-                if a >= 1.0 {
+                if a >= 1.0 && !low_edge {
                     // Even a certain win here cannot lift the node above alpha.
                     return low_bound(pa - f[i] * (a - hi[i]));
                 }
-                if b <= 0.0 {
+                if b <= 0.0 && !high_edge {
                     return high_bound(pb - f[i] * (b - lo[i]));
                 }
-                let ca = if a <= 0.0 { -INF } else { agg.floor_score(a) };
-                let cb = if b >= 1.0 { INF } else { agg.ceil_score(b) };
+                let ca = if a <= 0.0 || low_edge {
+                    -INF
+                } else {
+                    agg.floor_score(a)
+                };
+                let cb = if b >= 1.0 || high_edge {
+                    INF
+                } else {
+                    agg.ceil_score(b)
+                };
                 let (wa, wb) = if pass == 0 {
                     let wa = ca.max(alpha.saturating_sub(margin));
                     let wb = cb.min(beta.saturating_add(margin));
+                    if wa < wb {
+                        (wa, wb)
+                    } else {
+                        (ca, cb)
+                    }
+                } else if pass == 1 {
+                    // The outcome's own bound from the first pass narrows the Star1 window: the
+                    // value lies on the known side of it.
+                    let (mut wa, mut wb) = (ca, cb);
+                    if let Some(v0) = first[i] {
+                        if hi[i] < 1.0 && v0 < wb {
+                            wb = wb.min(v0.saturating_add(1));
+                        }
+                        if lo[i] > 0.0 && v0 > wa {
+                            wa = wa.max(v0.saturating_sub(1));
+                        }
+                    }
                     if wa < wb {
                         (wa, wb)
                     } else {
@@ -279,6 +294,9 @@ impl<'a> Searcher<'a> {
                 let v = self.outcome_value(pos, mv, Some(piece), d, wa, wb, ply, pv_node, quiesce);
                 if self.stopped {
                     return 0;
+                }
+                if pass == 0 {
+                    first[i] = Some(v);
                 }
                 if wa > -INF && v <= wa {
                     hi[i] = hi[i].min(agg.to_unit(v));

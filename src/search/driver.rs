@@ -327,6 +327,32 @@ fn iterate(
             break;
         }
     }
+    if main && best.depth == 0 {
+        // Stopped before the first iteration completed (tiny node or time budgets): answer with
+        // the best root move scored so far, and say so in one report.
+        let scored = rms
+            .iter()
+            .filter(|r| r.score > -INF)
+            .max_by_key(|r| r.score);
+        let score = match scored {
+            Some(r) => {
+                best.best = Some(r.mv);
+                r.score
+            }
+            None => crate::search::eval::evaluate(pos),
+        };
+        best.score = score;
+        s.flush_nodes();
+        report(Report::Info(make_info(
+            shared,
+            1,
+            s.seldepth,
+            1,
+            score,
+            Bound::Lower,
+            best.best.into_iter().collect(),
+        )));
+    }
     best
 }
 
@@ -492,6 +518,18 @@ fn monte_carlo(
         if shared.should_stop(true) {
             break;
         }
+    }
+    if best.depth == 0 {
+        // Stopped before one depth finished in every world: say so in one report.
+        report(Report::Info(make_info(
+            shared,
+            1,
+            0,
+            1,
+            crate::search::eval::evaluate(&pos),
+            Bound::Lower,
+            best.best.into_iter().collect(),
+        )));
     }
     best
 }

@@ -260,8 +260,12 @@ fn king_safety(pos: &Position, color: Color, occ: Bitboard) -> i32 {
     -penalty
 }
 
-/// The evaluation from the side to move's view.
+/// Largest evaluation (in absolute value) of a position that is not a mate. Expected-score
+/// averaging at chance nodes keeps full precision within this range.
+pub const EVAL_LIMIT: i32 = 4000;
+
+/// The evaluation from the side to move's view, within `±EVAL_LIMIT`.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    terms(pos).total
+    terms(pos).total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -43,13 +43,15 @@ pub struct Limits {
 /// How flips are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SearchMode {
-    /// One search with chance nodes over the pools as the side to move sees them.
+    /// One search with chance nodes over the pools as the side to move sees them. The default:
+    /// it beat `pimc` by +147 Elo and `hybrid` by +156 Elo in 100-game paired matches at
+    /// 50 ms per move (see `tests/selfplay.rs`).
+    #[default]
     Expectimax,
     /// Sampled deals: every face-down identity fixed by the sample (no chance nodes).
     Pimc,
     /// Sampled private information (identities the opponent learned by capturing our face-down
     /// pieces), chance nodes for every flip.
-    #[default]
     Hybrid,
 }
 

@@ -1,0 +1,236 @@
+//! `jieqi match`: engine-versus-engine matches refereed on the true position (protocol.md,
+//! section "Match runner").
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use jieqi::core::{Position, Variant};
+use jieqi::referee::deal;
+use jieqi::referee::runner::{parse_openings, run_match, MatchConfig};
+use jieqi::referee::stats::Sprt;
+use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine (give exactly two; the first is the one the statistics are about): a command
+    /// line, or key=value words `cmd=<command> name=<name> dir=<dir> option.<Name>=<value>
+    /// handshake=true|false`.
+    #[arg(long = "engine", required = true, allow_hyphen_values = true)]
+    engines: Vec<String>,
+    /// An option sent to both engines, `Name=value` (before each engine's own options).
+    #[arg(long = "each-option", value_name = "NAME=VALUE")]
+    each_option: Vec<String>,
+    /// jieqi (default), maniac or xiangqi.
+    #[arg(long, default_value = "jieqi")]
+    variant: Variant,
+    /// Number of games (rounded up to an even number: each deal is played twice).
+    #[arg(long, conflicts_with = "rounds")]
+    games: Option<u64>,
+    /// Number of deals, each played twice with colours swapped.
+    #[arg(long)]
+    rounds: Option<u64>,
+    /// Games played at the same time (each with its own two engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the random deals.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time control `[moves/]seconds[+increment]`, e.g. 40/60+0.6 or 10+0.1.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes", "depth"])]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    movetime: Option<u64>,
+    /// Fixed nodes per move.
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Milliseconds a clock may run below zero (or past movetime) before the game is lost on time.
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Milliseconds a nodes/depth search may take before the engine counts as not answering.
+    #[arg(long, default_value_t = 60_000)]
+    move_timeout: u64,
+    /// Milliseconds allowed for uciok and readyok.
+    #[arg(long, default_value_t = 10_000)]
+    startup_timeout: u64,
+    /// Draw after this many plies.
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Resign adjudication: both engines agree one side is ahead by at least this many cp...
+    #[arg(long)]
+    resign_score: Option<i32>,
+    /// ...for this many consecutive moves each.
+    #[arg(long, default_value_t = 3)]
+    resign_moves: u32,
+    /// Draw adjudication: every score within +/- this many cp...
+    #[arg(long)]
+    draw_score: Option<i32>,
+    /// ...for this many consecutive moves each...
+    #[arg(long, default_value_t = 8)]
+    draw_moves: u32,
+    /// ...from this ply on.
+    #[arg(long, default_value_t = 60)]
+    draw_start: u32,
+    /// Game records, JSON Lines (one game per line, written as each game finishes).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Deals to replay, one per line (the `deal` field of records).
+    #[arg(long)]
+    deals: Option<PathBuf>,
+    /// Openings, one per line: a FEN (optionally followed by `moves ...`) or moves from the start.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Sequential test: elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic|normalized].
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn build(args: MatchArgs) -> Result<MatchConfig, String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine (got {})",
+            args.engines.len()
+        ));
+    }
+    let mut engines = Vec::new();
+    for text in &args.engines {
+        let mut spec = EngineSpec::parse(text)?;
+        let mut opts = Vec::new();
+        for o in &args.each_option {
+            let (k, v) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--each-option '{o}' is not Name=value"))?;
+            opts.push((k.trim().to_string(), v.to_string()));
+        }
+        opts.append(&mut spec.options);
+        spec.options = opts;
+        engines.push(spec);
+    }
+    if engines[0].name == engines[1].name {
+        engines[0].name.push_str("-1");
+        engines[1].name.push_str("-2");
+    }
+    let limit = if let Some(tc) = &args.tc {
+        Limit::parse_tc(tc)?
+    } else if let Some(t) = args.movetime {
+        Limit::MoveTime(t)
+    } else if let Some(n) = args.nodes {
+        Limit::Nodes(n)
+    } else if let Some(d) = args.depth {
+        Limit::Depth(d)
+    } else {
+        Limit::parse_tc("10+0.1")?
+    };
+    let pairs = match (args.games, args.rounds) {
+        (Some(g), _) => g.div_ceil(2),
+        (None, Some(r)) => r,
+        (None, None) => 1,
+    };
+    if pairs == 0 {
+        return Err("no games to play".to_string());
+    }
+    let openings = match &args.openings {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            parse_openings(&text, args.variant)?
+        }
+        None => Vec::new(),
+    };
+    let deals = match &args.deals {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let start = openings
+                .first()
+                .map_or_else(|| Position::startpos(args.variant), |o| o.start);
+            Some(
+                deal::parse_deal_file(&text, &start)
+                    .map_err(|e| format!("{}: {e}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    let sprt = if args.sprt.is_empty() {
+        None
+    } else {
+        Some(Sprt::parse(&args.sprt.join(" "))?)
+    };
+    let [a, b]: [EngineSpec; 2] = engines.try_into().expect("two engines");
+    Ok(MatchConfig {
+        engines: [a, b],
+        variant: args.variant,
+        pairs,
+        concurrency: args.concurrency.max(1),
+        seed: args.seed,
+        game: GameConfig {
+            limit,
+            adjudication: Adjudication {
+                resign_score: args.resign_score.map(|s| s.abs()),
+                resign_moves: args.resign_moves.max(1),
+                draw_score: args.draw_score.map(|s| s.abs()),
+                draw_moves: args.draw_moves.max(1),
+                draw_start: args.draw_start,
+                max_plies: args.max_plies,
+            },
+            time_margin_ms: args.time_margin,
+            move_timeout_ms: args.move_timeout.max(1),
+            startup_timeout_ms: args.startup_timeout.max(1),
+        },
+        out: args.out,
+        deals,
+        openings,
+        sprt,
+        progress: !args.quiet,
+    })
+}
+
+pub fn run(args: MatchArgs) -> ExitCode {
+    let cfg = match build(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let variant: Variant = cfg.variant;
+    if cfg.progress {
+        let limit = |e: &EngineSpec| e.limit.unwrap_or(cfg.game.limit).to_string();
+        eprintln!(
+            "match: {} ({}) vs {} ({}), {}, {} games ({} deals x 2), concurrency {}, seed {}",
+            cfg.engines[0].name,
+            limit(&cfg.engines[0]),
+            cfg.engines[1].name,
+            limit(&cfg.engines[1]),
+            variant,
+            cfg.pairs * 2,
+            cfg.pairs,
+            cfg.concurrency,
+            cfg.seed
+        );
+    }
+    match run_match(&cfg) {
+        Ok(summary) => {
+            print!(
+                "{}",
+                summary.report(
+                    [&cfg.engines[0].name, &cfg.engines[1].name],
+                    cfg.sprt.as_ref()
+                )
+            );
+            if summary.stopped_early {
+                println!("Stopped early: the SPRT decided.");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! Engine specifications and search limits, read from command-line text.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// How to run one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name in records and summaries.
+    pub name: String,
+    /// Program and arguments.
+    pub argv: Vec<String>,
+    /// Working directory (default: the runner's).
+    pub dir: Option<PathBuf>,
+    /// `setoption` lines sent after start, in order: (name, value).
+    pub options: Vec<(String, String)>,
+    /// Whether to send `uci`/`isready`/`ucinewgame` (as cutechess does) or nothing but
+    /// `setoption`, `position` and `go` (as JieqiArena does).
+    pub handshake: bool,
+    /// A fixed limit for this engine's searches (`nodes=`, `depth=`, `movetime=`), instead of
+    /// the match's.
+    pub limit: Option<Limit>,
+}
+
+/// Splits a command line into words: blanks separate words; `'...'` and `"..."` quote (the
+/// quotes are removed); a backslash outside single quotes takes the next character literally.
+pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => return Err(format!("unclosed ' in: {text}")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => cur.push(c),
+                            None => return Err(format!("trailing \\ in: {text}")),
+                        },
+                        Some(c) => cur.push(c),
+                        None => return Err(format!("unclosed \" in: {text}")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => cur.push(c),
+                    None => return Err(format!("trailing \\ in: {text}")),
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+impl EngineSpec {
+    /// Reads an `--engine` value. Two forms:
+    ///
+    /// - a plain command line: `./jieqi` or `"/path/to/engine" --flag` (the name is the
+    ///   program's file name);
+    /// - `key=value` words, recognised by a `cmd=` word: `cmd=<command line>` (quote it when it
+    ///   has blanks: `cmd="./jieqi uci"`), `name=<name>`, `dir=<working directory>`,
+    ///   `option.<Name>=<value>` (any number, sent in order; quote the word when the name has
+    ///   blanks: `"option.Move Overhead=10"`), `handshake=true|false` (default true), and
+    ///   `nodes=<n>`, `depth=<d>` or `movetime=<ms>` to give this engine its own fixed limit.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let words = split_words(text)?;
+        if words.is_empty() {
+            return Err("empty engine command".to_string());
+        }
+        let keyed = words.iter().any(|w| w.starts_with("cmd="));
+        let mut spec = EngineSpec {
+            name: String::new(),
+            argv: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            handshake: true,
+            limit: None,
+        };
+        if !keyed {
+            spec.argv = words;
+        } else {
+            for w in &words {
+                let (k, v) = w
+                    .split_once('=')
+                    .ok_or_else(|| format!("engine: '{w}' is not key=value (with cmd=...)"))?;
+                if let Some(opt) = k.strip_prefix("option.") {
+                    if opt.trim().is_empty() {
+                        return Err(format!("engine: '{w}' names no option"));
+                    }
+                    spec.options.push((opt.trim().to_string(), v.to_string()));
+                    continue;
+                }
+                match k {
+                    "cmd" => spec.argv = split_words(v)?,
+                    "name" => spec.name = v.to_string(),
+                    "dir" => spec.dir = Some(PathBuf::from(v)),
+                    "nodes" | "depth" | "movetime" => {
+                        let n: u64 = v
+                            .parse()
+                            .map_err(|_| format!("engine: {k} '{v}' is not a whole number"))?;
+                        spec.limit = Some(match k {
+                            "nodes" => Limit::Nodes(n),
+                            "depth" => Limit::Depth(n.min(u32::MAX as u64) as u32),
+                            _ => Limit::MoveTime(n),
+                        });
+                    }
+                    "handshake" => {
+                        spec.handshake = parse_bool(v).ok_or_else(|| {
+                            format!("engine: handshake '{v}' is not true or false")
+                        })?
+                    }
+                    _ => return Err(format!("engine: unknown key '{k}' in '{w}'")),
+                }
+            }
+            if spec.argv.is_empty() {
+                return Err("engine: cmd= is empty".to_string());
+            }
+        }
+        if spec.name.is_empty() {
+            spec.name = std::path::Path::new(&spec.argv[0])
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| spec.argv[0].clone());
+        }
+        Ok(spec)
+    }
+}
+
+/// How long each engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A clock: `base_ms` at the start, `inc_ms` added after each move, and `base_ms` added
+    /// again every `moves` moves when set (`go wtime/btime/winc/binc [movestogo]`).
+    Clock {
+        moves: Option<u32>,
+        base_ms: u64,
+        inc_ms: u64,
+    },
+    /// `go movetime <ms>`.
+    MoveTime(u64),
+    /// `go nodes <n>`.
+    Nodes(u64),
+    /// `go depth <d>`.
+    Depth(u32),
+}
+
+fn seconds_to_ms(text: &str) -> Result<u64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("time control: '{text}' is not a number of seconds"))?;
+    if !(v.is_finite() && v >= 0.0) {
+        return Err(format!("time control: '{text}' is not a number of seconds"));
+    }
+    Ok((v * 1000.0).round() as u64)
+}
+
+impl Limit {
+    /// Reads a time control `[moves/]seconds[+increment]`: `40/60+0.6`, `10+0.1`, `60`.
+    pub fn parse_tc(text: &str) -> Result<Limit, String> {
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => {
+                let m: u32 = m
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| format!("time control: '{m}' is not a move count"))?;
+                (Some(m), r)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (seconds_to_ms(b)?, seconds_to_ms(i)?),
+            None => (seconds_to_ms(rest)?, 0),
+        };
+        if base == 0 && inc == 0 {
+            return Err("time control: no time at all".to_string());
+        }
+        Ok(Limit::Clock {
+            moves,
+            base_ms: base,
+            inc_ms: inc,
+        })
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Limit::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}", base_ms as f64 / 1000.0)?;
+                if inc_ms > 0 {
+                    write!(f, "+{}", inc_ms as f64 / 1000.0)?;
+                }
+                Ok(())
+            }
+            Limit::MoveTime(ms) => write!(f, "movetime {ms}"),
+            Limit::Nodes(n) => write!(f, "nodes {n}"),
+            Limit::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! One engine process driven over UCI.
+//!
+//! Two helper threads per process keep the referee from ever blocking on it: a reader turns its
+//! standard output into lines on a channel (lines longer than [`MAX_LINE`] bytes are cut, bytes
+//! that are not UTF-8 become U+FFFD), and a writer sends our commands (so an engine that stops
+//! reading cannot block a write). Every wait has a deadline. Standard error is discarded.
+//! Dropping the handle kills the process.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+
+use super::config::EngineSpec;
+use crate::core::Variant;
+
+/// Longest output line kept; the rest of a longer line is dropped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The process could not be started.
+    Spawn(String),
+    /// The process closed its output (exited or crashed).
+    Exited,
+    /// No expected reply before the deadline.
+    Timeout,
+}
+
+/// A search score as the engine reported it (from the side to move's point of view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Mate in N moves; negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Centipawns, with mates as +/-30000 minus the distance.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(c) => c,
+            Score::Mate(n) if n > 0 => 30000 - n,
+            Score::Mate(n) => -30000 - n,
+        }
+    }
+}
+
+/// The reply to a `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReply {
+    /// The word after `bestmove` (empty if there was none).
+    pub bestmove: String,
+    /// From sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+    /// The last score, depth and nodes of the `info` lines of this search.
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+enum Line {
+    Text(String),
+    Eof,
+}
+
+pub struct EngineProcess {
+    child: Child,
+    to_engine: Option<Sender<String>>,
+    from_engine: Receiver<Line>,
+    dead: bool,
+}
+
+fn read_lines(out: impl Read, tx: Sender<Line>) {
+    let mut reader = BufReader::with_capacity(16 * 1024, out);
+    let mut line: Vec<u8> = Vec::new();
+    let mut overflow = false;
+    loop {
+        let (consumed, done) = match reader.fill_buf() {
+            Ok([]) | Err(_) => {
+                if !line.is_empty() {
+                    let _ = tx.send(Line::Text(String::from_utf8_lossy(&line).into_owned()));
+                }
+                let _ = tx.send(Line::Eof);
+                return;
+            }
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    if !overflow {
+                        let room = MAX_LINE.saturating_sub(line.len());
+                        line.extend_from_slice(&buf[..i.min(room)]);
+                    }
+                    (i + 1, true)
+                }
+                None => {
+                    let room = MAX_LINE.saturating_sub(line.len());
+                    line.extend_from_slice(&buf[..buf.len().min(room)]);
+                    overflow = line.len() >= MAX_LINE;
+                    (buf.len(), false)
+                }
+            },
+        };
+        reader.consume(consumed);
+        if done {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            let text = String::from_utf8_lossy(&line).into_owned();
+            line.clear();
+            overflow = false;
+            if tx.send(Line::Text(text)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn parse_info(line: &str, reply: &mut SearchReply) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "string" | "pv" => return,
+            "depth" => {
+                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    reply.depth = Some(d);
+                }
+                i += 2;
+            }
+            "nodes" => {
+                if let Some(n) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    reply.nodes = Some(n);
+                }
+                i += 2;
+            }
+            "score" => {
+                let v = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
+                match (words.get(i + 1), v) {
+                    (Some(&"cp"), Some(v)) => reply.score = Some(Score::Cp(v)),
+                    (Some(&"mate"), Some(v)) => reply.score = Some(Score::Mate(v)),
+                    _ => {}
+                }
+                i += 3;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+impl EngineProcess {
+    /// Starts the process; with a handshake, waits for `uciok`, sends the options (and the
+    /// variant when it is not `jieqi`), then waits for `readyok`. Without one, only sends the
+    /// options and the variant.
+    pub fn start(
+        spec: &EngineSpec,
+        variant: Variant,
+        timeout: Duration,
+    ) -> Result<EngineProcess, EngineError> {
+        let mut cmd = Command::new(&spec.argv[0]);
+        cmd.args(&spec.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.argv[0])))?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (line_tx, line_rx) = unbounded();
+        thread::spawn(move || read_lines(stdout, line_tx));
+        let (cmd_tx, cmd_rx) = unbounded::<String>();
+        thread::spawn(move || {
+            for line in cmd_rx {
+                if stdin.write_all(line.as_bytes()).is_err()
+                    || stdin.write_all(b"\n").is_err()
+                    || stdin.flush().is_err()
+                {
+                    return;
+                }
+            }
+        });
+        let mut e = EngineProcess {
+            child,
+            to_engine: Some(cmd_tx),
+            from_engine: line_rx,
+            dead: false,
+        };
+        if spec.handshake {
+            e.send("uci");
+            e.wait_for("uciok", timeout)?;
+        }
+        for (name, value) in &spec.options {
+            e.send(&format!("setoption name {name} value {value}"));
+        }
+        if variant != Variant::Jieqi {
+            e.send(&format!(
+                "setoption name UCI_Variant value {}",
+                variant.name()
+            ));
+        }
+        if spec.handshake {
+            e.send("isready");
+            e.wait_for("readyok", timeout)?;
+        }
+        Ok(e)
+    }
+
+    /// Sends one line (the newline is added).
+    pub fn send(&self, line: &str) {
+        if let Some(tx) = &self.to_engine {
+            let _ = tx.send(line.to_string());
+        }
+    }
+
+    /// Reads lines until one whose first word is `word`.
+    pub fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.next_line(deadline)? {
+                l if l.split_whitespace().next() == Some(word) => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        if self.dead {
+            return Err(EngineError::Exited);
+        }
+        match self.from_engine.recv_deadline(deadline) {
+            Ok(Line::Text(t)) => Ok(t),
+            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                self.dead = true;
+                Err(EngineError::Exited)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+        }
+    }
+
+    /// Before a new game: `ucinewgame` and `isready`/`readyok` with a handshake; nothing
+    /// without one.
+    pub fn new_game(&mut self, handshake: bool, timeout: Duration) -> Result<(), EngineError> {
+        if handshake {
+            self.send("ucinewgame");
+            self.send("isready");
+            self.wait_for("readyok", timeout)?;
+        }
+        Ok(())
+    }
+
+    /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`.
+    pub fn go(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+    ) -> Result<SearchReply, EngineError> {
+        // Lines left over from before (nothing should be pending; an end of output is kept).
+        while let Ok(l) = self.from_engine.try_recv() {
+            if let Line::Eof = l {
+                self.dead = true;
+            }
+        }
+        if self.dead {
+            return Err(EngineError::Exited);
+        }
+        self.send(position);
+        self.send(go);
+        let start = Instant::now();
+        let deadline = start + timeout;
+        let mut reply = SearchReply {
+            bestmove: String::new(),
+            elapsed: Duration::ZERO,
+            score: None,
+            depth: None,
+            nodes: None,
+        };
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => parse_info(&line, &mut reply),
+                Some("bestmove") => {
+                    reply.elapsed = start.elapsed();
+                    reply.bestmove = words.next().unwrap_or("").to_string();
+                    return Ok(reply);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Sends `quit`, gives the process a moment to exit, then kills it.
+    pub fn quit(mut self) {
+        self.send("quit");
+        self.to_engine = None;
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if self.has_exited() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.to_engine = None;
+        if !self.has_exited() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}

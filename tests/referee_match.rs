@@ -1,0 +1,830 @@
+//! Referee integration tests: real matches of `jieqi` against itself and against the faulty
+//! test engines of `tests/engines/faulty.py` (a proxy in front of `jieqi` that crashes, hangs,
+//! prints garbage, plays illegal moves or is slow on purpose). Every record is replayed on the
+//! rules core: every move legal on the true position, flips as dealt, each side's view redacted,
+//! results and reasons right.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use jieqi::core::{fen, Color, Game, Move, Piece, Position, Reveal, Variant};
+use jieqi::referee::json::{self, Json};
+
+const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
+
+fn faulty_py() -> String {
+    format!("{}/tests/engines/faulty.py", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// An `--engine` value: the faulty proxy in front of `jieqi`, with extra key=value words.
+fn faulty(name: &str, proxy_args: &str, extra: &str) -> String {
+    format!(
+        "name={name} cmd=\"python3 {} {proxy_args} -- {JIEQI}\" {extra}",
+        faulty_py()
+    )
+}
+
+fn python_available() -> bool {
+    Command::new("python3")
+        .arg("-c")
+        .arg("pass")
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jieqi-referee-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(args: &[&str]) -> Output {
+    Command::new(JIEQI)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("jieqi match runs")
+}
+
+fn read_records(path: &Path) -> Vec<Json> {
+    let text = std::fs::read_to_string(path).expect("record file");
+    assert!(text.is_empty() || text.ends_with('\n'), "whole lines only");
+    text.lines()
+        .map(|l| json::parse(l).unwrap_or_else(|e| panic!("bad record line {e}: {l}")))
+        .collect()
+}
+
+fn s<'a>(v: &'a Json, key: &str) -> &'a str {
+    v.get(key)
+        .and_then(|x| x.as_str())
+        .unwrap_or_else(|| panic!("string field {key}"))
+}
+
+fn piece_field(v: &Json, key: &str) -> Option<Piece> {
+    let f = v.get(key).unwrap_or_else(|| panic!("field {key}"));
+    f.as_str().map(|t| {
+        assert_eq!(t.chars().count(), 1);
+        Piece::from_char(t.chars().next().unwrap()).unwrap()
+    })
+}
+
+/// The view text of a move for `viewer`, written independently of the referee's code: the flip
+/// letter for both sides, the captured letter only for the mover.
+fn expected_view(
+    mv: &str,
+    side: Color,
+    flip: Option<Piece>,
+    captured: Option<Piece>,
+    viewer: Color,
+) -> String {
+    let mut t = mv.to_string();
+    if let Some(f) = flip {
+        t.push(f.char());
+    }
+    if let Some(c) = captured.filter(|_| viewer == side) {
+        t.push(c.char());
+    }
+    t
+}
+
+/// Replays a record on the rules core and checks everything it says. Returns the true game.
+fn check_record(r: &Json, variant: Variant) -> Game {
+    assert_eq!(s(r, "variant"), variant.name());
+    let start_fen = s(r, "start_fen");
+    let setup = fen::parse(start_fen).unwrap();
+    let (start, _) = Position::from_setup(&setup, variant).unwrap();
+    let deal_text = s(r, "deal");
+    let deal: Vec<Piece> = if deal_text == "-" {
+        Vec::new()
+    } else {
+        deal_text
+            .chars()
+            .map(|c| Piece::from_char(c).unwrap())
+            .collect()
+    };
+    let mut dealt = start;
+    assert!(dealt.set_deal(&deal), "the deal fits the start");
+    let mut game = Game::new(dealt);
+    let moves = r.get("moves").and_then(|m| m.as_array()).unwrap();
+    assert_eq!(
+        r.get("plies").and_then(|p| p.as_i64()),
+        Some(moves.len() as i64)
+    );
+    for (i, m) in moves.iter().enumerate() {
+        let text = s(m, "move");
+        let mv = Move::parse(text).unwrap();
+        let pos = *game.position();
+        let side = pos.side_to_move();
+        assert_eq!(s(m, "side"), side.name(), "ply {i}");
+        assert!(
+            pos.is_legal(mv),
+            "ply {} {text} is legal on the true position",
+            i + 1
+        );
+        let flip = piece_field(m, "flip");
+        let captured = piece_field(m, "captured");
+        assert_eq!(flip.is_some(), pos.is_flip(mv), "ply {} flip", i + 1);
+        assert_eq!(
+            captured.is_some(),
+            pos.captures_hidden(mv),
+            "ply {} capture",
+            i + 1
+        );
+        for (viewer, key) in [(Color::Red, "red_view"), (Color::Black, "black_view")] {
+            assert_eq!(
+                s(m, key),
+                expected_view(text, side, flip, captured, viewer),
+                "ply {}",
+                i + 1
+            );
+        }
+        // The dealt position accepts only the true identities.
+        game.play(mv, Reveal { flip, captured })
+            .unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
+        assert!(m.get("time_ms").and_then(|t| t.as_i64()).is_some());
+    }
+    let reason = s(r, "reason");
+    let result = s(r, "result");
+    let winner = r.get("winner").unwrap();
+    match result {
+        "1-0" => assert_eq!(winner.as_str(), Some(s(r, "red"))),
+        "0-1" => assert_eq!(winner.as_str(), Some(s(r, "black"))),
+        "1/2-1/2" => assert!(winner.is_null()),
+        other => panic!("result {other}"),
+    }
+    let by_rules = game.result();
+    match reason {
+        "checkmate"
+        | "no_legal_moves"
+        | "perpetual_check"
+        | "repetition"
+        | "mutual_perpetual_check"
+        | "no_capture_120" => {
+            let r2 = by_rules.expect("the rules ended the game");
+            let text = match r2 {
+                jieqi::core::GameResult::Win { winner, .. } => {
+                    if winner == Color::Red {
+                        "1-0"
+                    } else {
+                        "0-1"
+                    }
+                }
+                _ => "1/2-1/2",
+            };
+            assert_eq!(text, result);
+        }
+        _ => assert!(
+            by_rules.is_none(),
+            "{reason}: the rules had not ended the game"
+        ),
+    }
+    game
+}
+
+fn by_game(records: &[Json]) -> HashMap<i64, &Json> {
+    records
+        .iter()
+        .map(|r| (r.get("game").and_then(|g| g.as_i64()).unwrap(), r))
+        .collect()
+}
+
+#[test]
+fn self_play_as_written_in_the_issue() {
+    let dir = scratch("selfplay");
+    let out = dir.join("games.jsonl");
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--games",
+        "4",
+        "--nodes",
+        "5000",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--max-plies",
+        "100",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("Score of jieqi-1 vs jieqi-2"), "{stdout}");
+    assert!(
+        stdout.contains("Pairs (jieqi-1 points 0, 0.5, 1, 1.5, 2)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Elo (pentanomial)") && stdout.contains("LOS"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("games 4/4"), "progress: {stderr}");
+    let records = read_records(&out);
+    assert_eq!(records.len(), 4);
+    let games = by_game(&records);
+    for pair in 0..2 {
+        let (a, b) = (games[&(2 * pair + 1)], games[&(2 * pair + 2)]);
+        // The same deal with colours swapped.
+        assert_eq!(s(a, "deal"), s(b, "deal"));
+        assert_eq!(s(a, "red"), s(b, "black"));
+        assert_eq!(s(a, "red"), "jieqi-1");
+        assert_eq!(s(a, "deal").len(), 30);
+    }
+    assert_ne!(s(games[&1], "deal"), s(games[&3], "deal"));
+    for r in &records {
+        check_record(r, Variant::Jieqi);
+        assert!(!jieqi::referee::Reason::parse(s(r, "reason"))
+            .unwrap()
+            .is_failure());
+    }
+    // The same seed gives the same deals.
+    let out2 = dir.join("again.jsonl");
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        out2.to_str().unwrap(),
+        "--max-plies",
+        "4",
+        "--quiet",
+    ]);
+    assert!(o.status.success());
+    let again = read_records(&out2);
+    assert_eq!(s(&again[0], "deal"), s(games[&1], "deal"));
+    assert_eq!(s(&again[0], "reason"), "max_plies");
+    assert_eq!(s(&again[0], "result"), "1/2-1/2");
+    assert_eq!(again[0].get("plies").unwrap().as_i64(), Some(4));
+}
+
+#[test]
+fn each_engine_is_sent_its_own_view() {
+    if !python_available() {
+        eprintln!("python3 not available; skipped");
+        return;
+    }
+    let dir = scratch("views");
+    let out = dir.join("g.jsonl");
+    let log = dir.join("sent.log");
+    let rec = faulty(
+        "rec",
+        &format!("--mode ok --log {}", log.display()),
+        "handshake=false option.Hash=16",
+    );
+    let o = run_match(&[
+        "--engine",
+        &rec,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--seed",
+        "3",
+        "--max-plies",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = read_records(&out);
+    let games = by_game(&records);
+    // What the recorder must have been sent, built from the records.
+    let mut expected = vec!["setoption name Hash value 16".to_string()];
+    for g in [1, 2] {
+        let r = games[&g];
+        check_record(r, Variant::Jieqi);
+        let rec_color = if s(r, "red") == "rec" {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let key = if rec_color == Color::Red {
+            "red_view"
+        } else {
+            "black_view"
+        };
+        let moves = r.get("moves").unwrap().as_array().unwrap();
+        let start = s(r, "start_fen");
+        let mut history: Vec<String> = Vec::new();
+        let mut mover = Color::Red;
+        for m in moves {
+            if mover == rec_color {
+                let pos = if history.is_empty() {
+                    format!("position fen {start}")
+                } else {
+                    format!("position fen {start} moves {}", history.join(" "))
+                };
+                expected.push(pos);
+                expected.push("go depth 1".to_string());
+            }
+            history.push(s(m, key).to_string());
+            mover = !mover;
+        }
+    }
+    let sent: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter(|l| *l != "quit")
+        .map(String::from)
+        .collect();
+    // No handshake: no uci, isready or ucinewgame, ever.
+    assert!(
+        sent.iter().all(|l| !l.starts_with("uci") && l != "isready"),
+        "{sent:?}"
+    );
+    assert_eq!(sent, expected);
+    // The recorder never learnt the identity of its own face-down pieces lost to the opponent,
+    // and did learn those it captured: some game must have had a hidden capture each way to
+    // make this test meaningful.
+    let mut hidden_captures = 0;
+    for r in &records {
+        for m in r.get("moves").unwrap().as_array().unwrap() {
+            if m.get("captured").is_some_and(|c| !c.is_null()) {
+                hidden_captures += 1;
+                assert_ne!(s(m, "red_view"), s(m, "black_view"));
+            }
+        }
+    }
+    assert!(
+        hidden_captures > 0,
+        "the games had captures of face-down pieces"
+    );
+}
+
+/// Runs 2 games of a faulty engine (`first`, playing Red in game 1) against `jieqi` and
+/// returns the records.
+fn faulty_match(test: &str, proxy_args: &str, extra_args: &[&str]) -> Vec<Json> {
+    let dir = scratch(test);
+    let out = dir.join("g.jsonl");
+    let engine = faulty("bad", proxy_args, "");
+    let mut args = vec![
+        "--engine",
+        &engine,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--max-plies",
+        "40",
+        "--quiet",
+        "--out",
+    ];
+    let out_s = out.to_str().unwrap().to_string();
+    args.push(&out_s);
+    args.extend_from_slice(extra_args);
+    let started = Instant::now();
+    let o = run_match(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        started.elapsed() < Duration::from_secs(40),
+        "the runner was not stalled"
+    );
+    let records = read_records(&out);
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        check_record(r, Variant::Jieqi);
+    }
+    records
+}
+
+fn assert_bad_lost(records: &[Json], reason: &str) {
+    for r in records {
+        assert_eq!(s(r, "reason"), reason, "{}", s(r, "detail"));
+        let loser = if s(r, "result") == "1-0" {
+            s(r, "black")
+        } else {
+            s(r, "red")
+        };
+        assert_eq!(loser, "bad", "{}", s(r, "detail"));
+        assert!(s(r, "detail").starts_with("bad ("), "{}", s(r, "detail"));
+    }
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_is_restarted() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match("crash", "--mode crash --at 3", &["--depth", "1"]);
+    assert_bad_lost(&records, "crash");
+    // The crash came at the third search of each fresh process: after 4 plies as Red, after
+    // 5 as Black, so the second game ran on a restarted engine.
+    let g = by_game(&records);
+    assert_eq!(g[&1].get("plies").unwrap().as_i64(), Some(4));
+    assert_eq!(g[&2].get("plies").unwrap().as_i64(), Some(5));
+}
+
+#[test]
+fn a_hang_is_no_answer() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match(
+        "hang",
+        "--mode hang --at 2",
+        &["--depth", "1", "--move-timeout", "1000"],
+    );
+    assert_bad_lost(&records, "no_answer");
+}
+
+#[test]
+fn illegal_and_unreadable_moves_lose() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match("illegal", "--mode illegal --at 2", &["--depth", "1"]);
+    assert_bad_lost(&records, "illegal_move");
+    assert!(s(&records[0], "detail").contains("illegal move 'e0e2'"));
+    let records = faulty_match("badword", "--mode badword --at 1", &["--depth", "1"]);
+    assert_bad_lost(&records, "illegal_move");
+    assert!(s(&records[0], "detail").contains("not a move"));
+}
+
+#[test]
+fn an_engine_that_exits_at_start_loses_every_game() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match("exit", "--mode exit", &["--depth", "1"]);
+    assert_bad_lost(&records, "start_failure");
+    // Without a handshake the failure shows at the first search, as a crash.
+    let dir = scratch("exit-nohs");
+    let out = dir.join("g.jsonl");
+    let engine = faulty("bad", "--mode exit", "handshake=false");
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let records = read_records(&out);
+    for r in &records {
+        check_record(r, Variant::Jieqi);
+    }
+    let g = by_game(&records);
+    // As Red it crashes before the first move; as Black after Red's first move.
+    assert_eq!(s(g[&1], "reason"), "crash");
+    assert_eq!(g[&1].get("plies").unwrap().as_i64(), Some(0));
+    assert_eq!(s(g[&2], "reason"), "crash");
+    assert_eq!(g[&2].get("plies").unwrap().as_i64(), Some(1));
+}
+
+#[test]
+fn garbage_output_does_not_disturb_the_game() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match("garbage", "--mode garbage", &["--depth", "1"]);
+    for r in &records {
+        assert!(
+            !jieqi::referee::Reason::parse(s(r, "reason"))
+                .unwrap()
+                .is_failure(),
+            "{}",
+            s(r, "detail")
+        );
+        assert!(r.get("plies").unwrap().as_i64().unwrap() > 4);
+    }
+}
+
+#[test]
+fn slow_engines_lose_on_time() {
+    if !python_available() {
+        return;
+    }
+    let records = faulty_match(
+        "slow-tc",
+        "--mode slow --at 2 --sleep 1500",
+        &["--tc", "1+0", "--time-margin", "50"],
+    );
+    assert_bad_lost(&records, "time_forfeit");
+    for r in &records {
+        // Clock records for every engine move.
+        for m in r.get("moves").unwrap().as_array().unwrap() {
+            assert!(m.get("clock_ms").unwrap().as_i64().is_some());
+        }
+    }
+    let records = faulty_match(
+        "slow-mt",
+        "--mode slow --at 2 --sleep 800",
+        &["--movetime", "50", "--time-margin", "100"],
+    );
+    assert_bad_lost(&records, "time_forfeit");
+}
+
+#[test]
+fn xiangqi_and_maniac_matches() {
+    for (variant, name) in [(Variant::Xiangqi, "xiangqi"), (Variant::Maniac, "maniac")] {
+        let dir = scratch(name);
+        let out = dir.join("g.jsonl");
+        let o = run_match(&[
+            "--engine",
+            JIEQI,
+            "--engine",
+            JIEQI,
+            "--variant",
+            name,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--max-plies",
+            "40",
+            "--seed",
+            "9",
+            "--quiet",
+            "--concurrency",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let records = read_records(&out);
+        assert_eq!(records.len(), 2);
+        for r in &records {
+            check_record(r, variant);
+            if variant == Variant::Xiangqi {
+                assert_eq!(s(r, "deal"), "-");
+                assert_eq!(
+                    s(r, "start_fen"),
+                    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+                );
+            } else {
+                let deal = s(r, "deal");
+                assert_eq!(deal.chars().filter(|c| c.is_ascii_uppercase()).count(), 15);
+            }
+        }
+    }
+}
+
+#[test]
+fn deals_and_openings_files_are_replayed() {
+    let dir = scratch("deals");
+    let deals = dir.join("deals.txt");
+    let deal = "PNBAABNPRCPCPRPppppccrrnbaabnp";
+    std::fs::write(&deals, format!("# one deal\n{deal}\n")).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "h2e2 h7e7\n").unwrap();
+    let out = dir.join("g.jsonl");
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--rounds",
+        "2",
+        "--depth",
+        "1",
+        "--max-plies",
+        "6",
+        "--quiet",
+        "--deals",
+        deals.to_str().unwrap(),
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = read_records(&out);
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        check_record(r, Variant::Jieqi);
+        assert_eq!(s(r, "deal"), deal);
+        let moves = r.get("moves").unwrap().as_array().unwrap();
+        // The opening's flips take the deal's identities: h2 is a cannon, h7 a chariot.
+        assert_eq!(s(&moves[0], "red_view"), "h2e2C");
+        assert_eq!(s(&moves[1], "black_view"), "h7e7r");
+        assert_eq!(moves[0].get("book").unwrap().as_bool(), Some(true));
+        assert_eq!(moves[2].get("book").unwrap().as_bool(), Some(false));
+    }
+    // A deal that does not fit is refused before any game.
+    std::fs::write(&deals, "PNB\n").unwrap();
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--deals",
+        deals.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: "));
+}
+
+#[test]
+fn sprt_stops_when_decided() {
+    if !python_available() {
+        return;
+    }
+    let dir = scratch("sprt");
+    let out = dir.join("g.jsonl");
+    let engine = faulty("bad", "--mode exit", "");
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        JIEQI,
+        "--games",
+        "200",
+        "--depth",
+        "1",
+        "--quiet",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "alpha=0.05",
+        "beta=0.05",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(stdout.contains("H0 accepted"), "{stdout}");
+    assert!(stdout.contains("Stopped early"), "{stdout}");
+    let records = read_records(&out);
+    assert!(
+        records.len() < 200 && records.len().is_multiple_of(2),
+        "{}",
+        records.len()
+    );
+}
+
+#[test]
+fn a_killed_runner_leaves_whole_records() {
+    let dir = scratch("killed");
+    let out = dir.join("g.jsonl");
+    let mut child = Command::new(JIEQI)
+        .args([
+            "match",
+            "--engine",
+            JIEQI,
+            "--engine",
+            JIEQI,
+            "--games",
+            "100",
+            "--depth",
+            "1",
+            "--max-plies",
+            "30",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count());
+        if n >= 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no records appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let records = read_records(&out);
+    assert!(records.len() >= 3 && records.len() < 100);
+    for r in &records {
+        check_record(r, Variant::Jieqi);
+    }
+}
+
+#[test]
+fn bad_command_lines_are_refused() {
+    let o = run_match(&["--engine", JIEQI]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exactly two"));
+    let o = run_match(&["--engine", JIEQI, "--engine", JIEQI, "--tc", "abc"]);
+    assert!(!o.status.success());
+    let o = run_match(&["--engine", JIEQI, "--engine", JIEQI, "--sprt", "elo0=1"]);
+    assert!(!o.status.success());
+}
+
+/// Red's view of a move's score in centipawns (mates as +/-(30000 - n)).
+fn red_cp(m: &Json) -> Option<i64> {
+    let sc = m.get("score")?;
+    let v = if let Some(c) = sc.get("cp") {
+        c.as_i64()?
+    } else {
+        let n = sc.get("mate")?.as_i64()?;
+        if n > 0 {
+            30000 - n
+        } else {
+            -30000 - n
+        }
+    };
+    Some(if s(m, "side") == "red" { v } else { -v })
+}
+
+#[test]
+fn adjudication_by_scores() {
+    let dir = scratch("adjudication");
+    // Draw: every score within a huge window, from ply 4, for 1 move each.
+    let out = dir.join("draw.jsonl");
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+        "--draw-score",
+        "100000",
+        "--draw-moves",
+        "1",
+        "--draw-start",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    for r in read_records(&out) {
+        check_record(&r, Variant::Jieqi);
+        assert_eq!(s(&r, "reason"), "adjudication_draw", "{}", s(&r, "detail"));
+        assert_eq!(s(&r, "result"), "1/2-1/2");
+        assert_eq!(r.get("plies").unwrap().as_i64(), Some(4));
+    }
+    // Resign at a zero threshold for 1 move each: decided as soon as the last two scores agree
+    // on a side, and only then.
+    let out = dir.join("resign.jsonl");
+    let o = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+        "--resign-score",
+        "0",
+        "--resign-moves",
+        "1",
+        "--max-plies",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    for r in read_records(&out) {
+        check_record(&r, Variant::Jieqi);
+        let moves = r.get("moves").unwrap().as_array().unwrap();
+        let scores: Vec<Option<i64>> = moves.iter().map(red_cp).collect();
+        let agree = |k: usize| -> Option<&str> {
+            let (a, b) = (scores[k - 2]?, scores[k - 1]?);
+            if a >= 0 && b >= 0 {
+                Some("1-0")
+            } else if a <= 0 && b <= 0 {
+                Some("0-1")
+            } else {
+                None
+            }
+        };
+        for k in 2..moves.len() {
+            assert_eq!(agree(k), None, "not adjudicated at ply {k}");
+        }
+        if s(&r, "reason") == "adjudication_resign" {
+            assert_eq!(agree(moves.len()), Some(s(&r, "result")));
+        }
+    }
+}

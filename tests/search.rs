@@ -1,0 +1,1035 @@
+//! Search tests: symmetric evaluation, colour symmetry of the search, valid bounds at chance
+//! nodes against a full-window search, mates kept exact through flips, reproducible node-limited
+//! searches, stop latency, tactical sanity in all three variants, and time limits.
+//!
+//! Positions come from small deterministic random games (an xorshift generator picks the moves
+//! and the flip outcomes, weighted by pool counts) from the start positions and the positions of
+//! `shared/perft.md`, and from hand-built boards whose claims (legal, mate in one, mate in two,
+//! mated after a flip in every outcome, ...) are checked with the rules core before the search
+//! is asked about them.
+//!
+//! "Pure" searches use `Shared::pure` (no forward pruning, reductions or transposition cutoffs)
+//! and a fresh table each time, so their values do not depend on the window or on earlier
+//! searches.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jieqi::core::{fen, Move, Occupant, Piece, Position, Role, Variant};
+use jieqi::search::alphabeta::{Searcher, INF, MATE, MATE_BOUND};
+use jieqi::search::chance::Aggregation;
+use jieqi::search::eval::{evaluate, terms};
+use jieqi::search::shared::Shared;
+use jieqi::search::tt::Tt;
+use jieqi::search::{Engine, Info, Limits, Options, Report, Root, Score, SearchMode};
+
+// ---------------------------------------------------------------------------------------------
+// positions
+
+/// The positions of `shared/perft.md` that are plain Xiangqi boards (Red to move).
+const XIANGQI_BOARDS: [&str; 11] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3",
+    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3",
+    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3",
+    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5",
+    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5",
+    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4",
+    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3",
+];
+
+/// Revealed boards read as Jieqi (roaming advisors and elephants).
+const JIEQI_REVEALED: [&str; 3] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+];
+
+/// Boards with face-down pieces (Jieqi; also read as Maniac where valid).
+const JIEQI_HIDDEN: [&str; 5] = [
+    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1",
+    "x1xxkxxxx/9/c6x1/2x6/a3r1n1p/R1P3A2/4X3X/1X2B1AX1/4P4/1C2KXX1X w R1N1n1B1b2a1C1c1P3p4 1 8",
+    "P3kxx1x/4a4/4p1a2/9/4b1p1p/CR2B4/8X/B1r1r4/9/X2XK2XX w R1N1n1A1P2p2 0 18",
+    "C1xx1x1xx/4k4/2a5c/1r2C4/2pA2p1b/p6p1/2X3X1X/2B3P1B/3N5/X2XKX2X b R1r1N1n1b1A1a1c1P4 0 12",
+    "x2k5/9/2n3p2/6x2/9/6P2/9/4B2n1/9/4KC3 b p2 0 50",
+];
+
+/// A position the rules core accepts without any warning.
+fn load(text: &str, variant: Variant) -> Position {
+    let setup = fen::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    let (pos, warnings) = Position::from_setup(&setup, variant)
+        .unwrap_or_else(|e| panic!("{text:?} ({variant}): {e}"));
+    assert!(warnings.is_empty(), "{text:?} ({variant}): {warnings:?}");
+    pos
+}
+
+fn try_load(text: &str, variant: Variant) -> Option<Position> {
+    let setup = fen::parse(text).ok()?;
+    Position::from_setup(&setup, variant).ok().map(|(p, _)| p)
+}
+
+fn mv(text: &str) -> Move {
+    Move::parse(text).unwrap_or_else(|| panic!("bad move {text}"))
+}
+
+/// Every start position: the three variants' own, the perft boards, and the face-down boards
+/// read as Jieqi and (where valid) as Maniac.
+fn starts() -> Vec<Position> {
+    let mut out: Vec<Position> = Variant::ALL
+        .iter()
+        .map(|&v| Position::startpos(v))
+        .collect();
+    for board in XIANGQI_BOARDS {
+        out.push(load(&format!("{board} w - - 0 1"), Variant::Xiangqi));
+    }
+    for text in JIEQI_REVEALED {
+        out.push(load(text, Variant::Jieqi));
+    }
+    for text in JIEQI_HIDDEN {
+        out.push(load(text, Variant::Jieqi));
+        if let Some(p) = try_load(text, Variant::Maniac) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// random games
+
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng((seed ^ 0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        assert!(n > 0);
+        (self.next() % n as u64) as usize
+    }
+    fn weighted<T: Copy>(&mut self, items: &[(T, u32)]) -> T {
+        let total: u32 = items.iter().map(|&(_, w)| w).sum();
+        let mut r = self.below(total as usize) as u32;
+        for &(item, w) in items {
+            if r < w {
+                return item;
+            }
+            r -= w;
+        }
+        unreachable!()
+    }
+}
+
+/// Plays one random legal move (a flip turns out by the pool's odds); false if there is none.
+fn random_move(pos: &mut Position, rng: &mut Rng) -> bool {
+    let list = pos.legal_move_list();
+    if list.is_empty() {
+        return false;
+    }
+    let m = list.as_slice()[rng.below(list.len())];
+    let flip = pos.is_flip(m).then(|| {
+        let outcomes: Vec<(Piece, u32)> = pos
+            .flip_outcomes(m.from())
+            .iter()
+            .map(|(p, w)| (p, w as u32))
+            .collect();
+        rng.weighted(&outcomes)
+    });
+    pos.play_unchecked(m, flip);
+    true
+}
+
+/// Every position of a random game of up to `plies` plies from `start`, the start included.
+fn random_game(start: &Position, plies: usize, rng: &mut Rng) -> Vec<Position> {
+    let mut pos = *start;
+    let mut out = vec![pos];
+    for _ in 0..plies {
+        if !random_move(&mut pos, rng) {
+            break;
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// The position reached after `plies` random plies (fewer if the game ends).
+fn random_position(start: &Position, plies: usize, rng: &mut Rng) -> Position {
+    *random_game(start, plies, rng).last().unwrap()
+}
+
+/// A random deal of every face-down piece, consistent with the pool.
+fn random_deal(pos: &Position, rng: &mut Rng) -> Option<Position> {
+    let mut pool = *pos.pool();
+    let mut ids = Vec::new();
+    for sq in pos.hidden() {
+        let candidates: Vec<(Piece, u32)> = pool
+            .iter()
+            .filter(|&(p, n)| n > 0 && (pos.variant() == Variant::Maniac || p.color == sq.half()))
+            .map(|(p, n)| (p, n as u32))
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let p = rng.weighted(&candidates);
+        pool.remove(p);
+        ids.push(p);
+    }
+    let mut dealt = *pos;
+    dealt.set_deal(&ids).then_some(dealt)
+}
+
+// ---------------------------------------------------------------------------------------------
+// exhaustive checks with the rules core (whatever every flip turns out to be)
+
+/// The positions after `m`: one per identity a flip can reveal, else one.
+fn children(pos: &Position, m: Move) -> Vec<Position> {
+    if pos.is_flip(m) {
+        pos.flip_outcomes(m.from())
+            .iter()
+            .map(|(p, _)| {
+                let mut c = *pos;
+                c.play_unchecked(m, Some(p));
+                c
+            })
+            .collect()
+    } else {
+        let mut c = *pos;
+        c.play_unchecked(m, None);
+        vec![c]
+    }
+}
+
+/// The side to move can leave the opponent without a legal move (the loss in every variant)
+/// within `n` of its own moves, whatever the flips turn out to be.
+fn wins_within(pos: &Position, n: u32) -> bool {
+    n > 0
+        && pos
+            .legal_move_list()
+            .iter()
+            .any(|&m| move_wins_within(pos, m, n))
+}
+
+/// Playing `m` forces the win within `n` moves of the mover (`m` included), in every outcome.
+fn move_wins_within(pos: &Position, m: Move, n: u32) -> bool {
+    children(pos, m).iter().all(|c| lost_within(c, n - 1))
+}
+
+/// The side to move has no legal move, or every reply (and outcome) lets the opponent win
+/// within `k` more moves.
+fn lost_within(pos: &Position, k: u32) -> bool {
+    let list = pos.legal_move_list();
+    if list.is_empty() {
+        return true;
+    }
+    k > 0
+        && list
+            .iter()
+            .all(|&m| children(pos, m).iter().all(|c| wins_within(c, k)))
+}
+
+/// After `m`, in some outcome, the opponent mates at once.
+fn allows_mate_in_one(pos: &Position, m: Move) -> bool {
+    children(pos, m).iter().any(|c| wins_within(c, 1))
+}
+
+// ---------------------------------------------------------------------------------------------
+// searching
+
+/// Pure alpha-beta with chance nodes from `pos` (ply 0, fresh table), window `(alpha, beta)`.
+fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32, agg: Aggregation) -> i32 {
+    let tt = Arc::new(Tt::new(1));
+    let mut shared = Shared::new(
+        tt,
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    shared.pure = true;
+    shared.aggregation = agg;
+    let mut s = Searcher::new(&shared, false);
+    let v = s.negamax(pos, depth, alpha, beta, 0, beta - alpha > 1, false);
+    assert!(!s.stopped);
+    v
+}
+
+fn options(mode: SearchMode, threads: usize) -> Options {
+    Options {
+        threads,
+        hash_mb: 16,
+        mode,
+        ..Options::default()
+    }
+}
+
+/// What one search reported: the move, and the main line's reports in order.
+struct Found {
+    best: Option<Move>,
+    infos: Vec<Info>,
+}
+
+impl Found {
+    fn score(&self) -> Score {
+        self.infos.last().expect("no info report").score
+    }
+}
+
+fn search(engine: &mut Engine, pos: &Position, limits: Limits) -> Found {
+    let reports = engine.search_blocking(Root::new(*pos), limits);
+    let mut found = Found {
+        best: None,
+        infos: Vec::new(),
+    };
+    let mut done = 0;
+    for r in reports {
+        match r {
+            Report::Info(i) if i.multipv == 1 => found.infos.push(i),
+            Report::Done { best, .. } => {
+                found.best = best;
+                done += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(done, 1, "exactly one Done report");
+    found
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn only(m: Move, d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        searchmoves: vec![m],
+        ..Limits::default()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. evaluation symmetry
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let mut rng = Rng::new(1);
+    let mut checked = 0;
+    for start in starts() {
+        for _ in 0..3 {
+            for pos in random_game(&start, 150, &mut rng) {
+                let m = pos.mirrored();
+                assert_eq!(m.mirrored(), pos);
+                assert_eq!(
+                    terms(&pos).total,
+                    terms(&m).total,
+                    "{pos:?} vs {m:?}: {:?} vs {:?}",
+                    terms(&pos),
+                    terms(&m)
+                );
+                assert_eq!(evaluate(&pos), evaluate(&m), "{pos:?}");
+                checked += 1;
+                if pos.hidden().any() && rng.below(4) == 0 {
+                    // With every identity known (a sampled world), too.
+                    if let Some(d) = random_deal(&pos, &mut rng) {
+                        assert_eq!(evaluate(&d), evaluate(&d.mirrored()), "dealt {d:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. colour symmetry of the search
+
+/// Compares the pure search of `pos` and of its mirror at depth `d` (both aggregations);
+/// differences are added to `bad`.
+fn check_search_symmetric(pos: &Position, d: i32, bad: &mut Vec<String>) {
+    let m = pos.mirrored();
+    for agg in [Aggregation::ExpectedScore, Aggregation::Centipawns] {
+        let a = pure(pos, d, -INF, INF, agg);
+        let b = pure(&m, d, -INF, INF, agg);
+        if a != b {
+            bad.push(format!(
+                "depth {d} {agg:?}: {pos:?} gives {a}, its mirror gives {b}"
+            ));
+        }
+    }
+}
+
+fn assert_none(what: &str, bad: &[String], checked: usize) {
+    assert!(
+        bad.is_empty(),
+        "{what}: {} of {checked} checks failed:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn search_is_colour_symmetric_with_face_down_pieces() {
+    let mut rng = Rng::new(2);
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    let mut positions = Vec::new();
+    for variant in [Variant::Jieqi, Variant::Maniac] {
+        let start = Position::startpos(variant);
+        positions.push(start);
+        for plies in [4, 10, 16, 24, 30, 40, 60] {
+            positions.push(random_position(&start, plies, &mut rng));
+        }
+        for text in JIEQI_HIDDEN {
+            positions.extend(try_load(text, variant));
+        }
+    }
+    for pos in positions.iter().filter(|p| p.hidden().any()) {
+        // Depth 2 where it is affordable (few face-down pieces left), else depth 1.
+        let d = if pos.hidden().count() <= 18 { 2 } else { 1 };
+        check_search_symmetric(pos, d, &mut bad);
+        checked += 1;
+    }
+    assert_none("colour symmetry with face-down pieces", &bad, checked);
+}
+
+/// Quiescence alone (depth 0): flips met there are not expanded as chance nodes but take a
+/// representative identity, which must not depend on the colours.
+#[test]
+fn quiescence_is_colour_symmetric() {
+    let mut rng = Rng::new(10);
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for start in starts().iter().filter(|p| p.variant() != Variant::Xiangqi) {
+        for _ in 0..6 {
+            for pos in random_game(start, 60, &mut rng).iter().step_by(3) {
+                let a = pure(pos, 0, -INF, INF, Aggregation::ExpectedScore);
+                let b = pure(&pos.mirrored(), 0, -INF, INF, Aggregation::ExpectedScore);
+                if a != b {
+                    bad.push(format!("{pos:?} gives {a}, its mirror gives {b}"));
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_none("quiescence colour symmetry", &bad, checked);
+}
+
+#[test]
+fn search_is_colour_symmetric_on_revealed_boards() {
+    let mut rng = Rng::new(3);
+    let mut bad = Vec::new();
+    let mut positions = Vec::new();
+    for board in XIANGQI_BOARDS.iter().skip(1).step_by(2) {
+        positions.push(load(&format!("{board} w - - 0 1"), Variant::Xiangqi));
+    }
+    for text in JIEQI_REVEALED.iter().skip(1) {
+        positions.push(load(text, Variant::Jieqi));
+    }
+    let start = Position::startpos(Variant::Xiangqi);
+    for plies in [10, 30] {
+        positions.push(random_position(&start, plies, &mut rng));
+    }
+    for pos in &positions {
+        check_search_symmetric(pos, 3, &mut bad);
+    }
+    assert_none("colour symmetry on revealed boards", &bad, positions.len());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. valid bounds at chance nodes
+
+/// Windows around and away from `v`, null windows, and windows with mate-score edges.
+fn windows(v: i32) -> Vec<(i32, i32)> {
+    let mut w = vec![
+        (v - 1, v),
+        (v, v + 1),
+        (v - 2, v - 1),
+        (v + 1, v + 2),
+        (v - 1, v + 1),
+        (v - 30, v + 30),
+        (v + 20, v + 400),
+        (v - 400, v - 20),
+        (v + 5, v + 6),
+        (v - 6, v - 5),
+        (-INF, v - 10),
+        (v + 10, INF),
+        (-INF, v),
+        (v, INF),
+        (-MATE_BOUND, MATE_BOUND),
+        (-INF, -MATE_BOUND),
+        (MATE_BOUND, INF),
+        (MATE_BOUND - 1, MATE_BOUND + 1),
+        (-MATE_BOUND - 1, -MATE_BOUND + 1),
+        (MATE - 10, MATE - 9),
+        (-MATE + 9, -MATE + 10),
+        (-MATE + 5, v + 50),
+        (v - 50, MATE - 5),
+        (MATE_BOUND + 1, MATE - 1),
+        (-MATE + 1, -MATE_BOUND - 1),
+    ];
+    w.retain(|&(a, b)| -INF <= a && a < b && b <= INF);
+    w
+}
+
+/// Checks the pure search of `pos` at depth `d` in every window of `windows` against the
+/// full-window value; violations are added to `bad`. Returns the number of windows checked.
+fn check_bounds(pos: &Position, d: i32, agg: Aggregation, bad: &mut Vec<String>) -> usize {
+    let v = pure(pos, d, -INF, INF, agg);
+    let ws = windows(v);
+    for &(alpha, beta) in &ws {
+        let r = pure(pos, d, alpha, beta, agg);
+        let what = format!("{pos:?} depth {d}: full window {v}, ({alpha}, {beta}) gave {r}");
+        if r <= alpha {
+            if v > alpha {
+                bad.push(format!("fail-low but not an upper bound: {what}"));
+            }
+        } else if r >= beta {
+            if v < beta {
+                bad.push(format!("fail-high but not a lower bound: {what}"));
+            }
+        } else if r != v {
+            bad.push(format!("inside the window but not exact: {what}"));
+        }
+    }
+    ws.len()
+}
+
+fn assert_bounds_valid(agg: Aggregation) {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (pos, d) in bound_positions() {
+        checked += check_bounds(&pos, d, agg, &mut bad);
+    }
+    assert_none(&format!("bounds at chance nodes, {agg:?}"), &bad, checked);
+}
+
+/// Positions with face-down pieces: random Jieqi and Maniac middle games (from the start
+/// positions and from every face-down board of the perft list) and the hand-built flip
+/// positions of the mate tests (whose values are or hold mate scores). Depth 3 where few
+/// face-down pieces are left, less where many are.
+fn bound_positions() -> Vec<(Position, i32)> {
+    let mut out = Vec::new();
+    let mut rng = Rng::new(4);
+    for variant in [Variant::Jieqi, Variant::Maniac] {
+        let start = Position::startpos(variant);
+        for plies in [12, 30, 50] {
+            let pos = random_position(&start, plies, &mut rng);
+            if pos.hidden().any() {
+                let d = if pos.hidden().count() <= 16 { 2 } else { 1 };
+                out.push((pos, d));
+            }
+        }
+    }
+    let mut rng = Rng::new(99);
+    let all = starts();
+    for variant in [Variant::Jieqi, Variant::Maniac] {
+        for start in all.iter().filter(|p| p.variant() == variant) {
+            for plies in [20, 40, 60, 80] {
+                let pos = random_position(start, plies, &mut rng);
+                let n = pos.hidden().count();
+                if n > 0 {
+                    out.push((
+                        pos,
+                        if n <= 10 {
+                            3
+                        } else if n <= 20 {
+                            2
+                        } else {
+                            1
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    for text in [FLIP_HANGS_KING, FLIP_HANGS_KING_SOMETIMES] {
+        out.push((load(text, Variant::Jieqi), 2));
+        out.push((load(text, Variant::Maniac), 2));
+    }
+    out.push((load(FLIP_MATES, Variant::Jieqi), 2));
+    out.push((load(FLIP_MATES_MANIAC, Variant::Maniac), 2));
+    out.push((load(JIEQI_HIDDEN[4], Variant::Jieqi), 3));
+    out
+}
+
+#[test]
+fn chance_node_bounds_are_valid_in_expected_score() {
+    assert_bounds_valid(Aggregation::ExpectedScore);
+}
+
+#[test]
+fn chance_node_bounds_are_valid_in_centipawns() {
+    assert_bounds_valid(Aggregation::Centipawns);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. mates through flips
+
+/// Red's king on e0 is boxed in by its advisors and pawn; the Black horse on h3 mates on f2 as
+/// soon as its leg g3 is free. Taking the rook with the face-down g3 frees it: mated next move
+/// whatever the piece turns out to be (the pool has no horse, the one identity that would guard
+/// f2 from g4). Quiet moves are safe.
+const FLIP_HANGS_KING: &str = "3aka3/9/9/9/9/6r2/X1X3Xn1/9/R3P4/3AKA3 w R1C1B1 0 1";
+/// The same with a Red horse in the pool: one outcome in three guards f2.
+const FLIP_HANGS_KING_SOMETIMES: &str = "3aka3/9/9/9/9/6r2/X1X3Xn1/9/R3P4/3AKA3 w R1N1B1 0 1";
+/// Maniac: the same with a Black horse in the shared pool (a flip that changes owner).
+const FLIP_HANGS_KING_MANIAC: &str = "3aka3/9/9/9/9/6r2/X1X3Xn1/9/R3P4/3AKA3 w R1n1B1 0 1";
+/// The face-down f0 steps to e1 and becomes the screen of the cannon on e0: mate whatever it is
+/// (Black's king is boxed in by its elephants and nothing can block the file).
+const FLIP_MATES: &str = "3bkb3/9/9/x7x/9/9/9/9/9/3KCX3 w R1A1N1p2 0 1";
+/// Maniac: the flipped piece may also turn out Black (then it waits, and still screens).
+const FLIP_MATES_MANIAC: &str = "3bkb3/9/9/x7x/9/9/9/9/9/3KCX3 w R1A1r1a1p2 0 1";
+
+/// The value the engine gives the single root move `m` at depth `d` (chance nodes only).
+fn value_of_move(pos: &Position, m: Move, d: u32) -> Score {
+    let mut e = Engine::new(options(SearchMode::Expectimax, 1));
+    let f = search(&mut e, pos, only(m, d));
+    assert_eq!(f.best, Some(m));
+    f.score()
+}
+
+/// Records in `bad` where the engine's value of the root move `m` (and of the mirrored move in
+/// the mirrored position) at the depths `ds` is not `expected`.
+fn expect_value(pos: &Position, m: Move, ds: &[u32], expected: Score, bad: &mut Vec<String>) {
+    let mirrored = pos.mirrored();
+    let mm = Move::new(m.from().flip_rank(), m.to().flip_rank());
+    for &d in ds {
+        for (p, m) in [(pos, m), (&mirrored, mm)] {
+            let got = value_of_move(p, m, d);
+            if got != expected {
+                bad.push(format!(
+                    "{p:?} {m} depth {d}: {got:?}, expected {expected:?}"
+                ));
+            }
+        }
+    }
+}
+
+#[test]
+fn flip_mated_in_every_outcome_is_a_mate_loss() {
+    let g3g4 = mv("g3g4");
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (text, variant) in [
+        (FLIP_HANGS_KING, Variant::Jieqi),
+        (FLIP_HANGS_KING, Variant::Maniac),
+        (FLIP_HANGS_KING_MANIAC, Variant::Maniac),
+    ] {
+        let pos = load(text, variant);
+        assert!(pos.is_legal(g3g4) && pos.is_flip(g3g4));
+        let outcomes = children(&pos, g3g4);
+        assert!(outcomes.len() >= 3);
+        for c in &outcomes {
+            assert!(wins_within(c, 1), "{c:?}: Black should mate at once");
+        }
+        expect_value(&pos, g3g4, &[2, 3], Score::Mate(-1), &mut bad);
+        checked += 4;
+    }
+    assert_none("a flip mated in every outcome", &bad, checked);
+}
+
+#[test]
+fn flip_mated_in_some_outcomes_is_not_a_mate() {
+    let g3g4 = mv("g3g4");
+    for variant in [Variant::Jieqi, Variant::Maniac] {
+        let pos = load(FLIP_HANGS_KING_SOMETIMES, variant);
+        let outcomes = children(&pos, g3g4);
+        assert_eq!(outcomes.len(), 3);
+        let mated = outcomes.iter().filter(|c| wins_within(c, 1)).count();
+        assert_eq!(mated, 2, "two outcomes in three are mated at once");
+        // In the third (a horse on g4 guards f2) Black has no forced win in two moves either.
+        let safe: Vec<&Position> = outcomes.iter().filter(|c| !wins_within(c, 1)).collect();
+        assert!(!wins_within(safe[0], 2), "{:?}", safe[0]);
+        for d in [2, 3, 4] {
+            for (p, m) in [(pos, g3g4), (pos.mirrored(), mv("g6g5"))] {
+                match value_of_move(&p, m, d) {
+                    // Two outcomes in three score 0 in expected-score units, the third at most
+                    // 1: the average is at most 1/3, about -109 cp.
+                    Score::Cp(cp) => assert!(cp <= -100, "{p:?} depth {d}: {cp}"),
+                    s => panic!("{p:?} depth {d}: a mate in some outcomes became {s:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn flip_mating_in_every_outcome_is_a_mate_win() {
+    let f0e1 = mv("f0e1");
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (text, variant) in [
+        (FLIP_MATES, Variant::Jieqi),
+        (FLIP_MATES_MANIAC, Variant::Maniac),
+    ] {
+        let pos = load(text, variant);
+        assert!(pos.is_flip(f0e1));
+        let outcomes = children(&pos, f0e1);
+        assert!(outcomes.len() >= 3);
+        for c in &outcomes {
+            assert!(
+                c.legal_move_list().is_empty(),
+                "{c:?}: Black should be mated"
+            );
+        }
+        expect_value(&pos, f0e1, &[1, 2, 3], Score::Mate(1), &mut bad);
+        checked += 6;
+    }
+    assert_none("a flip mating in every outcome", &bad, checked);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. determinism
+
+fn reproducible(pos: &Position, mode: SearchMode, nodes: u64) {
+    let run = || {
+        let mut e = Engine::new(Options {
+            seed: 12345,
+            ..options(mode, 1)
+        });
+        search(
+            &mut e,
+            pos,
+            Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        )
+    };
+    let a = run();
+    let b = run();
+    assert!(a.best.is_some());
+    assert_eq!(a.best, b.best, "{pos:?} {mode:?}");
+    let key = |f: &Found| -> Vec<(u32, u32, Score, u64, Vec<Move>)> {
+        f.infos
+            .iter()
+            .map(|i| (i.depth, i.seldepth, i.score, i.nodes, i.pv.clone()))
+            .collect()
+    };
+    assert!(!a.infos.is_empty(), "{pos:?} {mode:?}: no report");
+    assert_eq!(key(&a), key(&b), "{pos:?} {mode:?}");
+}
+
+#[test]
+fn node_limited_search_is_reproducible() {
+    let mut rng = Rng::new(5);
+    let maniac = random_position(&Position::startpos(Variant::Maniac), 8, &mut rng);
+    // A position after a face-down piece was captured (its pool is larger than its face-down
+    // pieces): `hybrid` samples worlds there.
+    let sampled = random_game(&Position::startpos(Variant::Jieqi), 100, &mut rng)
+        .into_iter()
+        .find(|p| jieqi::belief::worth_sampling(p, false) && p.hidden().count() >= 8)
+        .expect("a face-down piece captured in the game");
+    for pos in [
+        Position::startpos(Variant::Jieqi),
+        sampled,
+        maniac,
+        Position::startpos(Variant::Xiangqi),
+    ] {
+        reproducible(&pos, SearchMode::Expectimax, 100_000);
+        reproducible(&pos, SearchMode::Hybrid, 100_000);
+    }
+}
+
+#[test]
+fn pimc_node_limited_search_is_reproducible() {
+    let mut rng = Rng::new(6);
+    let jieqi = random_position(&Position::startpos(Variant::Jieqi), 6, &mut rng);
+    reproducible(&jieqi, SearchMode::Pimc, 100_000);
+    let maniac = random_position(&Position::startpos(Variant::Maniac), 6, &mut rng);
+    reproducible(&maniac, SearchMode::Pimc, 100_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. stop latency
+
+/// Milliseconds from `stop` to the `Done` report of an infinite search stopped after `after`.
+fn stop_latency(variant: Variant, mode: SearchMode, threads: usize, after: Duration) -> f64 {
+    let pos = Position::startpos(variant);
+    let mut e = Engine::new(options(mode, threads));
+    let (tx, rx) = crossbeam_channel::unbounded();
+    e.go(
+        Root::new(pos),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        tx,
+    )
+    .unwrap();
+    std::thread::sleep(after);
+    // An infinite search never ends by itself.
+    assert!(!rx.try_iter().any(|r| matches!(r, Report::Done { .. })));
+    let t = Instant::now();
+    e.stop();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(Report::Done { best, .. }) => {
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                let best = best.expect("a move");
+                assert!(pos.is_legal(best));
+                e.wait();
+                return ms;
+            }
+            Ok(_) => {}
+            Err(_) => panic!("no Done report 10 s after stop"),
+        }
+    }
+}
+
+#[test]
+fn stop_answers_promptly() {
+    for (variant, mode, threads) in [
+        (Variant::Jieqi, SearchMode::default(), 1),
+        (Variant::Jieqi, SearchMode::default(), 2),
+        // Sampled worlds searched in parallel (rayon) must stop as promptly.
+        (Variant::Maniac, SearchMode::Pimc, 2),
+    ] {
+        let mut ms: Vec<f64> = (0..5)
+            .map(|_| stop_latency(variant, mode, threads, Duration::from_millis(300)))
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "stop latency, {variant} {mode:?} Threads {threads}: median {:.2} ms, max {:.2} ms ({ms:.2?})",
+            ms[2], ms[4]
+        );
+        // The requirement is well under 50 ms; the bound is generous for a loaded machine.
+        assert!(
+            ms[4] < 500.0,
+            "{variant} {mode:?} Threads {threads}: {ms:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. tactics
+
+/// Plays `pos` (and its mirror, Black to move) with the default engine to depth `d`.
+fn best_moves(pos: &Position, d: u32) -> Vec<(Position, Move, Score)> {
+    [*pos, pos.mirrored()]
+        .into_iter()
+        .map(|p| {
+            let mut e = Engine::new(options(SearchMode::default(), 1));
+            let f = search(&mut e, &p, depth(d));
+            let best = f.best.unwrap_or_else(|| panic!("{p:?}: no move"));
+            assert!(p.is_legal(best), "{p:?}: {best} is illegal");
+            (p, best, f.score())
+        })
+        .collect()
+}
+
+/// Searches each position (and its mirror, Black to move) to depth `d`; fails listing every case
+/// where the move chosen does not force mate within `n` moves or the score is not `Mate(n)`.
+fn check_finds_mate(cases: &[(&str, Variant)], n: u32, d: u32) {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for &(text, variant) in cases {
+        let pos = load(text, variant);
+        // The claim, checked with the rules core: a mate in `n` and none quicker.
+        assert!(wins_within(&pos, n), "{pos:?} has a mate in {n}");
+        assert!(!wins_within(&pos, n - 1), "{pos:?} has a quicker mate");
+        for (p, best, score) in best_moves(&pos, d) {
+            checked += 1;
+            if !move_wins_within(&p, best, n) {
+                bad.push(format!(
+                    "{p:?} depth {d}: {best} does not force mate in {n} (score {score:?})"
+                ));
+            } else if score != Score::Mate(n as i32) {
+                bad.push(format!(
+                    "{p:?} depth {d}: {best} mates in {n} but the score is {score:?}"
+                ));
+            }
+        }
+    }
+    assert_none(&format!("mate in {n}"), &bad, checked);
+}
+
+#[test]
+fn finds_mate_in_one() {
+    check_finds_mate(
+        &[
+            // A smothered horse mate on f7 (the e8 horse may not leave the file: flying kings).
+            (
+                "r2aka3/4n4/9/p1p6/6N2/9/9/9/9/4K4 w - 0 1",
+                Variant::Xiangqi,
+            ),
+            (
+                "3aka3/4n4/9/x7x/6N2/9/X7X/9/9/4K4 w R1P1r1p1 0 1",
+                Variant::Jieqi,
+            ),
+            (
+                "3aka3/4n4/9/x7x/6N2/9/X7X/9/9/4K4 w R1P1r1p1 0 1",
+                Variant::Maniac,
+            ),
+            // Mate by a flip: whatever it turns out to be, it screens the cannon.
+            (FLIP_MATES, Variant::Jieqi),
+            (FLIP_MATES_MANIAC, Variant::Maniac),
+        ],
+        1,
+        3,
+    );
+}
+
+#[test]
+fn finds_mate_in_two() {
+    // Two chariots against a bare king (plus face-down pieces that cannot help in time).
+    check_finds_mate(
+        &[
+            ("4k4/9/9/9/9/9/9/8R/R8/3K5 w - 0 1", Variant::Xiangqi),
+            (
+                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w R1P1r1p1 0 1",
+                Variant::Jieqi,
+            ),
+            (
+                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w R1P1r1p1 0 1",
+                Variant::Maniac,
+            ),
+        ],
+        2,
+        4,
+    );
+}
+
+#[test]
+fn wins_a_hanging_chariot() {
+    let d5c7 = mv("d5c7");
+    for (text, variant) in [
+        (
+            "3aka3/9/2r6/4p4/3N5/9/4P4/9/9/3AKA3 w - 0 1",
+            Variant::Xiangqi,
+        ),
+        (
+            "3aka3/9/2r6/x3p3x/3N5/9/X3P3X/9/9/3AKA3 w R1C1n1c1 0 1",
+            Variant::Jieqi,
+        ),
+        (
+            "3aka3/9/2r6/x3p3x/3N5/9/X3P3X/9/9/3AKA3 w R1C1n1c1 0 1",
+            Variant::Maniac,
+        ),
+    ] {
+        let pos = load(text, variant);
+        // The chariot is there, the horse takes it, and nothing takes back.
+        assert!(matches!(
+            pos.occupant(d5c7.to()),
+            Some(Occupant::Revealed(p)) if p.role == Role::Rook && p.color != pos.side_to_move()
+        ));
+        assert!(pos.is_legal(d5c7));
+        for c in children(&pos, d5c7) {
+            assert!(
+                c.legal_move_list().iter().all(|m| m.to() != d5c7.to()),
+                "{c:?}"
+            );
+        }
+        assert!(!wins_within(&pos, 2));
+        let mirrored = pos.mirrored();
+        for (p, best, _) in best_moves(&pos, 4) {
+            let expected = if p == mirrored { mv("d4c2") } else { d5c7 };
+            assert_eq!(best, expected, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn avoids_a_flip_that_hangs_the_king() {
+    let g3g4 = mv("g3g4");
+    for (text, variant) in [
+        (FLIP_HANGS_KING, Variant::Jieqi),
+        (FLIP_HANGS_KING, Variant::Maniac),
+        (FLIP_HANGS_KING_MANIAC, Variant::Maniac),
+    ] {
+        let pos = load(text, variant);
+        // Taking the rook by the flip is mated at once in every outcome; some move is safe.
+        assert!(children(&pos, g3g4).iter().all(|c| wins_within(c, 1)));
+        assert!(pos
+            .legal_move_list()
+            .iter()
+            .any(|&m| !allows_mate_in_one(&pos, m)));
+        for d in [2, 4] {
+            for (p, best, _) in best_moves(&pos, d) {
+                let flip = if p == pos { g3g4 } else { mv("g6g5") };
+                assert_ne!(
+                    best, flip,
+                    "{p:?} depth {d}: took the rook and hung the king"
+                );
+                assert!(
+                    !allows_mate_in_one(&p, best),
+                    "{p:?} depth {d}: {best} hangs mate"
+                );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. time
+
+/// Runs a search with `limits` and returns the move and the time until `Done`.
+fn timed(pos: &Position, limits: Limits) -> (Option<Move>, Duration) {
+    let mut e = Engine::new(options(SearchMode::default(), 1));
+    let t = Instant::now();
+    let f = search(&mut e, pos, limits);
+    (f.best, t.elapsed())
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut rng = Rng::new(8);
+    for variant in Variant::ALL {
+        let pos = random_position(&Position::startpos(variant), 7, &mut rng);
+        let (best, took) = timed(
+            &pos,
+            Limits {
+                movetime: Some(200),
+                ..Limits::default()
+            },
+        );
+        assert!(pos.is_legal(best.expect("a move")), "{pos:?}");
+        println!("{variant}: movetime 200 answered after {took:?}");
+        assert!(
+            took < Duration::from_millis(600),
+            "{pos:?}: {took:?} for movetime 200"
+        );
+    }
+}
+
+#[test]
+fn tiny_or_negative_clock_still_answers() {
+    let mut rng = Rng::new(9);
+    for variant in Variant::ALL {
+        let red = Position::startpos(variant);
+        let black = random_position(&red, 1, &mut rng);
+        for pos in [red, black] {
+            for (time, inc) in [(-500, 0), (0, 0), (1, 0), (5, 0), (-20, 10)] {
+                let (best, took) = timed(
+                    &pos,
+                    Limits {
+                        wtime: Some(time),
+                        btime: Some(time),
+                        winc: Some(inc),
+                        binc: Some(inc),
+                        ..Limits::default()
+                    },
+                );
+                let best = best.unwrap_or_else(|| panic!("{pos:?} time {time}: no move"));
+                assert!(pos.is_legal(best), "{pos:?}: {best}");
+                assert!(
+                    took < Duration::from_millis(300),
+                    "{pos:?} time {time}: {took:?}"
+                );
+            }
+        }
+    }
+}
