@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Settings (environment): `SELFPLAY_A`/`SELFPLAY_B` (comma-separated `mode=`, `threads=`,
-//! `samples=`, `hash=`), `SELFPLAY_VARIANT` (default jieqi), `SELFPLAY_PAIRS` (default 10),
+//! `samples=`, `hash=`, `learn=0|1`), `SELFPLAY_VARIANT` (default jieqi), `SELFPLAY_PAIRS` (default 10),
 //! `SELFPLAY_MOVETIME` (ms per move, default 50), `SELFPLAY_MAXPLIES` (default 300, then a
 //! draw), `SELFPLAY_CONCURRENCY` (games at once, default 1), `SELFPLAY_SEED` (default 1).
 
@@ -41,6 +41,7 @@ fn options(spec: &str) -> Options {
             "threads" => o.threads = v.parse().expect("threads"),
             "samples" => o.samples = v.parse().expect("samples"),
             "hash" => o.hash_mb = v.parse().expect("hash"),
+            "learn" => o.learn_captures = v == "1" || v == "true",
             other => panic!("unknown setting {other}"),
         }
     }

@@ -868,9 +868,10 @@ impl Position {
         self.pool = pool;
     }
 
-    /// Records that the face-down piece on `sq`, about to be captured by the viewer, is `piece`:
-    /// it leaves the pool and joins the known captures.
-    fn learn_capture(&mut self, piece: Piece) {
+    /// Records that a face-down piece the side to move is about to capture is `piece` (the
+    /// capturer learns it): it leaves the pool and joins the known captures. Call it before
+    /// `play_unchecked`; `piece` should come from `flip_outcomes` of the captured square.
+    pub fn learn_capture(&mut self, piece: Piece) {
         self.pool_change(piece, false);
         self.captured.add(piece);
     }

@@ -513,6 +513,7 @@ impl Settings {
             mode: self.mode,
             samples: self.samples,
             seed: self.seed,
+            ..Options::default()
         }
     }
 

@@ -68,6 +68,8 @@ pub struct Searcher<'a> {
     pub qnodes: u64,
     flushed: u64,
     pub seldepth: usize,
+    /// The side to move at the root: its captures of face-down pieces reveal their identity.
+    pub root_side: Option<crate::core::Color>,
     /// Whether this thread reads the clock (only the main thread does).
     pub main: bool,
     pub stopped: bool,
@@ -87,6 +89,7 @@ impl<'a> Searcher<'a> {
             qnodes: 0,
             flushed: 0,
             seldepth: 0,
+            root_side: None,
             main,
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 2],
@@ -213,7 +216,17 @@ impl<'a> Searcher<'a> {
         scored
     }
 
-    /// The value of playing `mv` from `pos`, from the mover's view: a chance node for a flip.
+    /// Whether playing `mv` teaches the root side the identity of a face-down piece it
+    /// captures (with a revealed piece; a capturing flip is a chance node for the flip only).
+    fn learns_capture(&self, pos: &Position, mv: Move) -> bool {
+        self.shared.learn_captures
+            && Some(pos.side_to_move()) == self.root_side
+            && pos.captures_hidden(mv)
+            && !pos.is_flip(mv)
+    }
+
+    /// The value of playing `mv` from `pos`, from the mover's view: a chance node for a flip
+    /// or for a capture of a face-down piece by the root side.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn child(
         &mut self,
@@ -225,7 +238,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        if pos.is_flip(mv) {
+        if pos.is_flip(mv) || self.learns_capture(pos, mv) {
             let v = self.chance(pos, mv, depth, alpha, beta, ply, pv_node, None);
             // What follows a flip depends on the draw: the line stops here.
             self.pv_len[ply + 1] = ply + 1;
@@ -270,6 +283,9 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let root = ply == 0;
+        if root {
+            self.root_side = Some(pos.side_to_move());
+        }
         if !root {
             if self.is_repetition(pos) {
                 return 0;

@@ -28,7 +28,7 @@ pub const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         variant: Variant::Jieqi,
         fen: "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1",
-        depth: 5,
+        depth: 4,
     },
     BenchPosition {
         variant: Variant::Jieqi,

@@ -114,9 +114,17 @@ impl<'a> Searcher<'a> {
         ply: usize,
         pv_node: bool,
         quiesce: Option<(u32, u32)>,
+        learning: bool,
     ) -> i32 {
         let mut c = *pos;
-        c.play_unchecked(mv, piece);
+        if learning {
+            if let Some(p) = piece {
+                c.learn_capture(p);
+            }
+            c.play_unchecked(mv, None);
+        } else {
+            c.play_unchecked(mv, piece);
+        }
         match quiesce {
             Some((flips, qdepth)) => -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth),
             None => {
@@ -128,7 +136,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The chance node after the flip `mv`, searched to `depth` (or in quiescence when
+    /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
+    /// identity the mover learns), searched to `depth` (or in quiescence when
     /// `quiesce` gives the flip count of the line), with window `(alpha, beta)` from the
     /// mover's view. Returns a value, or `alpha`/`beta` as a bound on a cut.
     #[allow(clippy::too_many_arguments)]
@@ -143,10 +152,19 @@ impl<'a> Searcher<'a> {
         pv_node: bool,
         quiesce: Option<(u32, u32)>,
     ) -> i32 {
-        let outcomes = pos.flip_outcomes(mv.from());
+        // A flip draws the mover's identity; a capture of a face-down piece by the root side
+        // (not a flip) teaches the capturer the victim's identity, drawn from its pool.
+        let learning = !pos.is_flip(mv);
+        let outcomes = if learning {
+            pos.flip_outcomes(mv.to())
+        } else {
+            pos.flip_outcomes(mv.from())
+        };
         if outcomes.len() <= 1 {
             let piece = outcomes.as_slice().first().map(|&(p, _)| p);
-            return self.outcome_value(pos, mv, piece, depth, alpha, beta, ply, pv_node, quiesce);
+            return self.outcome_value(
+                pos, mv, piece, depth, alpha, beta, ply, pv_node, quiesce, learning,
+            );
         }
         let variant = pos.variant();
         let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
@@ -169,6 +187,7 @@ impl<'a> Searcher<'a> {
                     ply,
                     pv_node,
                     quiesce,
+                    learning,
                 );
                 if self.stopped {
                     return 0;
@@ -291,7 +310,18 @@ impl<'a> Searcher<'a> {
                     depth
                 };
                 let (piece, _) = order[i];
-                let v = self.outcome_value(pos, mv, Some(piece), d, wa, wb, ply, pv_node, quiesce);
+                let v = self.outcome_value(
+                    pos,
+                    mv,
+                    Some(piece),
+                    d,
+                    wa,
+                    wb,
+                    ply,
+                    pv_node,
+                    quiesce,
+                    learning,
+                );
                 if self.stopped {
                     return 0;
                 }

@@ -221,6 +221,7 @@ fn iterate(
     let shared = s.shared;
     s.path = root.history.clone();
     s.path.push(pos.hash());
+    s.root_side = Some(pos.side_to_move());
     let mut rms: Vec<RootMove> = moves
         .iter()
         .map(|&mv| RootMove {
@@ -397,7 +398,7 @@ fn search_root(
         if i == line || v > alpha {
             rms[i].score = v;
             let mut pv = vec![mv];
-            if !pos.is_flip(mv) {
+            if !pos.is_flip(mv) && !pos.captures_hidden(mv) {
                 pv.extend(s.child_pv());
             }
             rms[i].pv = pv;
@@ -451,6 +452,7 @@ fn monte_carlo(
             let mut s = Searcher::new(shared, true);
             s.path = root.history.clone();
             s.path.push(w.hash());
+            s.root_side = Some(w.side_to_move());
             let mut scores = Vec::with_capacity(moves.len());
             for &mv in moves {
                 let v = s.child(w, mv, depth as i32 - 1, -INF, INF, 0, true);

@@ -91,6 +91,7 @@ impl Engine {
             Arc::new(AtomicBool::new(limits.ponder)),
         );
         shared.node_limit = limits.nodes;
+        shared.learn_captures = self.options.learn_captures;
         let shared = Arc::new(shared);
         self.current = Some(shared.clone());
         self.searching.store(true, Ordering::SeqCst);

@@ -27,6 +27,10 @@ pub struct Shared {
     /// Flips on one quiescence line that are expanded as chance nodes; later flips take their
     /// most likely identity. Zero measured fastest to a given depth at equal results.
     pub qs_flip_limit: u32,
+    /// Whether the root side's captures of face-down pieces are chance nodes (it learns the
+    /// identity); otherwise such a capture leaves the pool unchanged (the same expectation for
+    /// later flips, without the knowledge).
+    pub learn_captures: bool,
 }
 
 impl Shared {
@@ -43,6 +47,7 @@ impl Shared {
             aggregation: Aggregation::default(),
             pure: false,
             qs_flip_limit: 0,
+            learn_captures: true,
         }
     }
 

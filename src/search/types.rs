@@ -84,6 +84,8 @@ pub struct Options {
     /// Number of sampled worlds per search in `pimc`/`hybrid` when there is something to sample.
     pub samples: usize,
     pub seed: u64,
+    /// Chance node after the root side captures a face-down piece (it learns the identity).
+    pub learn_captures: bool,
 }
 
 impl Default for Options {
@@ -96,6 +98,7 @@ impl Default for Options {
             mode: SearchMode::default(),
             samples: 8,
             seed: 1,
+            learn_captures: true,
         }
     }
 }
