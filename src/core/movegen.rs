@@ -160,10 +160,10 @@ impl Position {
         }
     }
 
-    /// Fills `out` with the legal moves of the side to move.
-    pub fn legal_moves(&self, out: &mut MoveList) {
+    /// Fills `out` with the legal moves of the side to move (captures only, if asked).
+    fn collect_moves(&self, captures_only: bool, out: &mut MoveList) {
         out.clear();
-        self.for_each_piece(false, |from, safe, test| {
+        self.for_each_piece(captures_only, |from, safe, test| {
             for to in safe {
                 out.push(Move::new(from, to));
             }
@@ -173,6 +173,11 @@ impl Position {
                 }
             }
         });
+    }
+
+    /// Fills `out` with the legal moves of the side to move.
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        self.collect_moves(false, out);
         if out.is_empty() && self.wait.is_some() && !self.in_check() {
             out.push(Move::PASS);
         }
@@ -180,17 +185,7 @@ impl Position {
 
     /// Fills `out` with the legal captures of the side to move (never a king capture).
     pub fn legal_captures(&self, out: &mut MoveList) {
-        out.clear();
-        self.for_each_piece(true, |from, safe, test| {
-            for to in safe {
-                out.push(Move::new(from, to));
-            }
-            for to in test {
-                if self.king_safe_after(from, to) {
-                    out.push(Move::new(from, to));
-                }
-            }
-        });
+        self.collect_moves(true, out);
     }
 
     /// The legal moves as a list.
