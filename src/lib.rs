@@ -6,4 +6,5 @@ pub mod belief;
 pub mod core;
 pub mod protocol;
 pub mod referee;
+pub mod render;
 pub mod search;

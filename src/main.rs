@@ -72,6 +72,18 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Draw a position: a text board in the terminal, and an SVG picture with --svg.
+    Show {
+        /// Position as FEN (any accepted dialect) or `startpos`; default: the variant's start.
+        #[arg(long, allow_hyphen_values = true)]
+        fen: Option<String>,
+        /// jieqi (default), maniac or xiangqi.
+        #[arg(long, default_value = "jieqi")]
+        variant: Variant,
+        /// Also write the picture to this SVG file.
+        #[arg(long)]
+        svg: Option<String>,
+    },
     /// Search a fixed set of positions; the node count is the build's signature.
     Bench {
         /// Search every position to this depth (default: each position's own depth).
@@ -149,6 +161,15 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Some(Command::Show { fen, variant, svg }) => {
+            match cli::load_position(fen.as_deref(), variant) {
+                Ok(pos) => cli::show::run(&pos, svg.as_deref()),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Some(Command::Bench { depth, threads }) => {
             cli::bench::run(depth.map(|d| d.clamp(1, 64)), threads.clamp(1, 256));
             ExitCode::SUCCESS

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod match_cmd;
 pub mod perft;
+pub mod show;
 
 use jieqi::core::{fen, Position, Variant};
 

@@ -4,7 +4,7 @@
 //! [`Output`](super::uci::Output), which also keeps them ASCII).
 
 use super::command::Dialect;
-use crate::core::{Color, Move, Occupant, Position, Square};
+use crate::core::{Color, Move, Position};
 use crate::search::{eval, Bound, Info, Score};
 
 /// `info depth D seldepth S multipv K score cp X|mate N [lowerbound|upperbound] [wdl W D L]
@@ -108,38 +108,6 @@ pub fn clean_pv(root: &Position, pv: &[Move]) -> Vec<Move> {
     out
 }
 
-fn cell_char(pos: &Position, sq: Square) -> char {
-    match pos.occupant(sq) {
-        None => '.',
-        Some(Occupant::Revealed(p)) => p.char(),
-        Some(Occupant::Hidden { controller, .. }) => match controller {
-            Color::Red => 'X',
-            Color::Black => 'x',
-        },
-    }
-}
-
-/// The board, rank 9 at the top, face-down pieces as `X` (Red's half) and `x` (Black's half).
-pub fn board_lines(pos: &Position) -> Vec<String> {
-    let mut lines = vec!["   +-------------------+".to_string()];
-    for rank in (0..10u8).rev() {
-        let mut row = format!(" {rank} |");
-        for file in 0..9u8 {
-            let sq = Square::from_index(rank as usize * 9 + file as usize);
-            row.push(' ');
-            row.push(cell_char(pos, sq));
-        }
-        row.push_str(" |");
-        lines.push(row);
-        if rank == 5 {
-            lines.push("   |       river       |".to_string());
-        }
-    }
-    lines.push("   +-------------------+".to_string());
-    lines.push("     a b c d e f g h i".to_string());
-    lines
-}
-
 /// Counts of face-down pieces per controlling side.
 fn hidden_counts(pos: &Position) -> (u32, u32) {
     let hidden = pos.hidden();
@@ -151,7 +119,7 @@ fn hidden_counts(pos: &Position) -> (u32, u32) {
 
 /// What `d` prints: board, side, pools, FENs, waiting square, check, legal move count.
 pub fn display_lines(pos: &Position, plies: usize, result: Option<String>) -> Vec<String> {
-    let mut lines = board_lines(pos);
+    let mut lines = crate::render::text_board(pos);
     let side = pos.side_to_move();
     let (red_hidden, black_hidden) = hidden_counts(pos);
     lines.push(format!("Variant: {}", pos.variant()));
