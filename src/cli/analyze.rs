@@ -55,7 +55,7 @@ pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose:
 }
 
 fn print_info(i: &Info) {
-    println!(
+    outln!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
         i.depth,
         i.seldepth,
@@ -97,7 +97,7 @@ fn report_result(
             Score::Cp(c) => ("cp", c),
             Score::Mate(m) => ("mate", m),
         };
-        println!(
+        outln!(
             "{{\"fen\":{},\"variant\":{},\"bestmove\":{},\"ponder\":{},\"score\":{{\"{kind}\":{value}}},\"wdl\":[{},{},{}],\"depth\":{},\"seldepth\":{},\"nodes\":{},\"nps\":{},\"time_ms\":{},\"pv\":[{}]}}",
             json_string(&pos.fen()),
             json_string(pos.variant().name()),
@@ -114,11 +114,11 @@ fn report_result(
             pv.iter().map(|m| json_string(m)).collect::<Vec<_>>().join(",")
         );
     } else {
-        println!("bestmove {best_text}");
-        println!("score {}", score_text(info.score));
-        println!("wdl {} {} {}", info.wdl.0, info.wdl.1, info.wdl.2);
-        println!("depth {}", info.depth);
-        println!("nodes {}", info.nodes);
-        println!("pv {}", pv.join(" "));
+        outln!("bestmove {best_text}");
+        outln!("score {}", score_text(info.score));
+        outln!("wdl {} {} {}", info.wdl.0, info.wdl.1, info.wdl.2);
+        outln!("depth {}", info.depth);
+        outln!("nodes {}", info.nodes);
+        outln!("pv {}", pv.join(" "));
     }
 }

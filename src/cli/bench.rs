@@ -37,7 +37,7 @@ pub fn run(depth: Option<u32>, threads: usize) {
             }
         }
         total_nodes += nodes;
-        println!(
+        outln!(
             "position {:2} {:8} depth {:2} nodes {:10} time {:6} ms bestmove {}",
             i + 1,
             bp.variant.name(),
@@ -48,9 +48,9 @@ pub fn run(depth: Option<u32>, threads: usize) {
         );
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("Total time (ms): {}", (secs * 1000.0) as u64);
-    println!("Nodes searched: {total_nodes}");
-    println!(
+    outln!("Total time (ms): {}", (secs * 1000.0) as u64);
+    outln!("Nodes searched: {total_nodes}");
+    outln!(
         "Nodes/second: {}",
         (total_nodes as f64 / secs.max(1e-9)) as u64
     );

@@ -224,7 +224,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
                 )
             );
             if summary.stopped_early {
-                println!("Stopped early: the SPRT decided.");
+                outln!("Stopped early: the SPRT decided.");
             }
             ExitCode::SUCCESS
         }

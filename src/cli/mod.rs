@@ -1,12 +1,33 @@
 //! Command-line front end: subcommands other than the protocol loop.
 
+/// Prints a line to stdout like `println!`, but ends the process quietly (status 0) when stdout
+/// has been closed, as when the output is piped into `head`.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_line(format_args!($($arg)*))
+    };
+}
+
 pub mod analyze;
 pub mod bench;
 pub mod match_cmd;
 pub mod perft;
 pub mod show;
 
+use std::io::Write;
+
 use jieqi::core::{fen, Position, Variant};
+
+/// The body of `outln!`.
+pub fn write_line(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{args}").and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
 
 /// Builds a position from `--fen` (or `startpos`) and `--variant`, printing setup warnings to
 /// stderr. Errors are returned as text for the caller to print.

@@ -12,16 +12,16 @@ pub fn run(pos: &Position, depth: u32, show_divide: bool) {
     let total = if show_divide {
         let mut total = 0;
         for (mv, n) in divide(pos, depth) {
-            println!("{mv}: {n}");
+            outln!("{mv}: {n}");
             total += n;
         }
-        println!();
+        outln!();
         total
     } else {
         perft(pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Time: {} ms", (secs * 1000.0).round() as u64);
-    println!("Nodes/second: {}", (total as f64 / secs.max(1e-9)) as u64);
-    println!("Nodes searched: {total}");
+    outln!("Time: {} ms", (secs * 1000.0).round() as u64);
+    outln!("Nodes/second: {}", (total as f64 / secs.max(1e-9)) as u64);
+    outln!("Nodes searched: {total}");
 }

@@ -8,15 +8,15 @@ use jieqi::render;
 /// Prints the text board and the FEN; writes the SVG to `svg_path` if given.
 pub fn run(pos: &Position, svg_path: Option<&str>) -> ExitCode {
     for line in render::text_board(pos) {
-        println!("{line}");
+        outln!("{line}");
     }
-    println!("FEN: {}", pos.fen());
+    outln!("FEN: {}", pos.fen());
     if let Some(path) = svg_path {
         if let Err(e) = std::fs::write(path, render::svg(pos)) {
             eprintln!("error: cannot write {path}: {e}");
             return ExitCode::from(1);
         }
-        println!("SVG: {path}");
+        outln!("SVG: {path}");
     }
     ExitCode::SUCCESS
 }
