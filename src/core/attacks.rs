@@ -419,52 +419,36 @@ fn occupied(occ: u128, sq: u8) -> bool {
     (occ >> sq) & 1 != 0
 }
 
-/// Horse moves from `sq` (legs next to the horse).
+/// Union of the four leaps in `dest` whose blocking point in `blockers` is on the board and
+/// empty (horse legs, elephant eyes).
 #[inline(always)]
-pub fn horse_attacks(sq: Square, occ: u128) -> Bitboard {
-    let s = sq.index();
-    let legs = &HORSE_LEG[s];
-    let dest = &HORSE_DEST[s];
+fn open_leaps(blockers: &[u8; 4], dest: &[u128; 4], occ: u128) -> Bitboard {
     let mut out = 0u128;
     for d in 0..4 {
-        let leg = legs[d];
-        if leg != NO_SQ && !occupied(occ, leg) {
+        let b = blockers[d];
+        if b != NO_SQ && !occupied(occ, b) {
             out |= dest[d];
         }
     }
     Bitboard(out)
+}
+
+/// Horse moves from `sq` (legs next to the horse).
+#[inline(always)]
+pub fn horse_attacks(sq: Square, occ: u128) -> Bitboard {
+    open_leaps(&HORSE_LEG[sq.index()], &HORSE_DEST[sq.index()], occ)
 }
 
 /// Squares from which a horse would attack `sq` (legs next to each horse).
 #[inline(always)]
 pub fn horse_attackers(sq: Square, occ: u128) -> Bitboard {
-    let s = sq.index();
-    let legs = &DIAG_NEIGHBOUR[s];
-    let from = &HORSE_FROM[s];
-    let mut out = 0u128;
-    for d in 0..4 {
-        let leg = legs[d];
-        if leg != NO_SQ && !occupied(occ, leg) {
-            out |= from[d];
-        }
-    }
-    Bitboard(out)
+    open_leaps(&DIAG_NEIGHBOUR[sq.index()], &HORSE_FROM[sq.index()], occ)
 }
 
 /// Elephant moves from `sq` (blocked eyes), without any river restriction.
 #[inline(always)]
 pub fn elephant_attacks(sq: Square, occ: u128) -> Bitboard {
-    let s = sq.index();
-    let eyes = &DIAG_NEIGHBOUR[s];
-    let dest = &ELEPHANT_DEST[s];
-    let mut out = 0u128;
-    for d in 0..4 {
-        let eye = eyes[d];
-        if eye != NO_SQ && !occupied(occ, eye) {
-            out |= dest[d];
-        }
-    }
-    Bitboard(out)
+    open_leaps(&DIAG_NEIGHBOUR[sq.index()], &ELEPHANT_DEST[sq.index()], occ)
 }
 
 /// The squares that are horse legs for attacks on `sq` from a horse at `horse`, if any:
