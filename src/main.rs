@@ -93,6 +93,8 @@ enum Command {
     },
     /// Play an engine-versus-engine match, refereed on the true position.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
+    Jai,
 }
 
 fn parse_mode(s: &str) -> Result<SearchMode, String> {
@@ -175,5 +177,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => cli::match_cmd::run(*args),
+        Some(Command::Jai) => {
+            let out: jieqi::referee::jai::Out =
+                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            jieqi::referee::jai::run(std::io::stdin().lock(), out);
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -4,194 +4,14 @@
 //! rules core: every move legal on the true position, flips as dealt, each side's view redacted,
 //! results and reasons right.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod referee_common;
+
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jieqi::core::{fen, Color, Game, Move, Piece, Position, Reveal, Variant};
-use jieqi::referee::json::{self, Json};
-
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
-
-fn faulty_py() -> String {
-    format!("{}/tests/engines/faulty.py", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// An `--engine` value: the faulty proxy in front of `jieqi`, with extra key=value words.
-fn faulty(name: &str, proxy_args: &str, extra: &str) -> String {
-    format!(
-        "name={name} cmd=\"python3 {} {proxy_args} -- {JIEQI}\" {extra}",
-        faulty_py()
-    )
-}
-
-fn python_available() -> bool {
-    Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jieqi-referee-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_match(args: &[&str]) -> Output {
-    Command::new(JIEQI)
-        .arg("match")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("jieqi match runs")
-}
-
-fn read_records(path: &Path) -> Vec<Json> {
-    let text = std::fs::read_to_string(path).expect("record file");
-    assert!(text.is_empty() || text.ends_with('\n'), "whole lines only");
-    text.lines()
-        .map(|l| json::parse(l).unwrap_or_else(|e| panic!("bad record line {e}: {l}")))
-        .collect()
-}
-
-fn s<'a>(v: &'a Json, key: &str) -> &'a str {
-    v.get(key)
-        .and_then(|x| x.as_str())
-        .unwrap_or_else(|| panic!("string field {key}"))
-}
-
-fn piece_field(v: &Json, key: &str) -> Option<Piece> {
-    let f = v.get(key).unwrap_or_else(|| panic!("field {key}"));
-    f.as_str().map(|t| {
-        assert_eq!(t.chars().count(), 1);
-        Piece::from_char(t.chars().next().unwrap()).unwrap()
-    })
-}
-
-/// The view text of a move for `viewer`, written independently of the referee's code: the flip
-/// letter for both sides, the captured letter only for the mover.
-fn expected_view(
-    mv: &str,
-    side: Color,
-    flip: Option<Piece>,
-    captured: Option<Piece>,
-    viewer: Color,
-) -> String {
-    let mut t = mv.to_string();
-    if let Some(f) = flip {
-        t.push(f.char());
-    }
-    if let Some(c) = captured.filter(|_| viewer == side) {
-        t.push(c.char());
-    }
-    t
-}
-
-/// Replays a record on the rules core and checks everything it says. Returns the true game.
-fn check_record(r: &Json, variant: Variant) -> Game {
-    assert_eq!(s(r, "variant"), variant.name());
-    let start_fen = s(r, "start_fen");
-    let setup = fen::parse(start_fen).unwrap();
-    let (start, _) = Position::from_setup(&setup, variant).unwrap();
-    let deal_text = s(r, "deal");
-    let deal: Vec<Piece> = if deal_text == "-" {
-        Vec::new()
-    } else {
-        deal_text
-            .chars()
-            .map(|c| Piece::from_char(c).unwrap())
-            .collect()
-    };
-    let mut dealt = start;
-    assert!(dealt.set_deal(&deal), "the deal fits the start");
-    let mut game = Game::new(dealt);
-    let moves = r.get("moves").and_then(|m| m.as_array()).unwrap();
-    assert_eq!(
-        r.get("plies").and_then(|p| p.as_i64()),
-        Some(moves.len() as i64)
-    );
-    for (i, m) in moves.iter().enumerate() {
-        let text = s(m, "move");
-        let mv = Move::parse(text).unwrap();
-        let pos = *game.position();
-        let side = pos.side_to_move();
-        assert_eq!(s(m, "side"), side.name(), "ply {i}");
-        assert!(
-            pos.is_legal(mv),
-            "ply {} {text} is legal on the true position",
-            i + 1
-        );
-        let flip = piece_field(m, "flip");
-        let captured = piece_field(m, "captured");
-        assert_eq!(flip.is_some(), pos.is_flip(mv), "ply {} flip", i + 1);
-        assert_eq!(
-            captured.is_some(),
-            pos.captures_hidden(mv),
-            "ply {} capture",
-            i + 1
-        );
-        for (viewer, key) in [(Color::Red, "red_view"), (Color::Black, "black_view")] {
-            assert_eq!(
-                s(m, key),
-                expected_view(text, side, flip, captured, viewer),
-                "ply {}",
-                i + 1
-            );
-        }
-        // The dealt position accepts only the true identities.
-        game.play(mv, Reveal { flip, captured })
-            .unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
-        assert!(m.get("time_ms").and_then(|t| t.as_i64()).is_some());
-    }
-    let reason = s(r, "reason");
-    let result = s(r, "result");
-    let winner = r.get("winner").unwrap();
-    match result {
-        "1-0" => assert_eq!(winner.as_str(), Some(s(r, "red"))),
-        "0-1" => assert_eq!(winner.as_str(), Some(s(r, "black"))),
-        "1/2-1/2" => assert!(winner.is_null()),
-        other => panic!("result {other}"),
-    }
-    let by_rules = game.result();
-    match reason {
-        "checkmate"
-        | "no_legal_moves"
-        | "perpetual_check"
-        | "repetition"
-        | "mutual_perpetual_check"
-        | "no_capture_120" => {
-            let r2 = by_rules.expect("the rules ended the game");
-            let text = match r2 {
-                jieqi::core::GameResult::Win { winner, .. } => {
-                    if winner == Color::Red {
-                        "1-0"
-                    } else {
-                        "0-1"
-                    }
-                }
-                _ => "1/2-1/2",
-            };
-            assert_eq!(text, result);
-        }
-        _ => assert!(
-            by_rules.is_none(),
-            "{reason}: the rules had not ended the game"
-        ),
-    }
-    game
-}
-
-fn by_game(records: &[Json]) -> HashMap<i64, &Json> {
-    records
-        .iter()
-        .map(|r| (r.get("game").and_then(|g| g.as_i64()).unwrap(), r))
-        .collect()
-}
+use jieqi::core::{Color, Variant};
+use jieqi::referee::json::Json;
+use referee_common::*;
 
 #[test]
 fn self_play_as_written_in_the_issue() {
@@ -729,7 +549,14 @@ fn a_killed_runner_leaves_whole_records() {
 fn bad_command_lines_are_refused() {
     let o = run_match(&["--engine", JIEQI]);
     assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least two"));
+    let o = run_match(&[
+        "--engine", JIEQI, "--engine", JIEQI, "--engine", JIEQI, "--sprt", "elo0=0", "elo1=5",
+    ]);
+    assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("exactly two"));
+    let o = run_match(&["--engine", JIEQI, "--engine", JIEQI, "--schedule", "swiss"]);
+    assert!(!o.status.success());
     let o = run_match(&["--engine", JIEQI, "--engine", JIEQI, "--tc", "abc"]);
     assert!(!o.status.success());
     let o = run_match(&["--engine", JIEQI, "--engine", JIEQI, "--sprt", "elo0=1"]);

@@ -1,21 +1,26 @@
 //! `jieqi match`: engine-versus-engine matches refereed on the true position (protocol.md,
 //! section "Match runner").
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use clap::Args;
 use jieqi::core::{Position, Variant};
 use jieqi::referee::deal;
-use jieqi::referee::runner::{parse_openings, run_match, MatchConfig};
+use jieqi::referee::runner::{
+    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule,
+    Tournament,
+};
 use jieqi::referee::stats::Sprt;
 use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine (give exactly two; the first is the one the statistics are about): a command
-    /// line, or key=value words `cmd=<command> name=<name> dir=<dir> option.<Name>=<value>
-    /// handshake=true|false`.
+    /// An engine (give two or more; with two, the first is the one the statistics are about): a
+    /// command line, or key=value words `cmd=<command> name=<name> dir=<dir>
+    /// option.<Name>=<value> handshake=true|false tc=<tc> nodes=<n> depth=<d> movetime=<ms>`.
     #[arg(long = "engine", required = true, allow_hyphen_values = true)]
     engines: Vec<String>,
     /// An option sent to both engines, `Name=value` (before each engine's own options).
@@ -24,10 +29,15 @@ pub struct MatchArgs {
     /// jieqi (default), maniac or xiangqi.
     #[arg(long, default_value = "jieqi")]
     variant: Variant,
-    /// Number of games (rounded up to an even number: each deal is played twice).
+    /// With more than two engines: round-robin (everyone plays everyone) or gauntlet (the
+    /// first engine plays each of the others).
+    #[arg(long, default_value = "round-robin", value_parser = parse_schedule)]
+    schedule: Schedule,
+    /// Number of games per encounter (rounded up to an even number: each deal is played
+    /// twice).
     #[arg(long, conflicts_with = "rounds")]
     games: Option<u64>,
-    /// Number of deals, each played twice with colours swapped.
+    /// Number of deals per encounter, each played twice with colours swapped.
     #[arg(long)]
     rounds: Option<u64>,
     /// Games played at the same time (each with its own two engine processes).
@@ -92,12 +102,33 @@ pub struct MatchArgs {
     quiet: bool,
 }
 
+fn parse_schedule(text: &str) -> Result<Schedule, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "round-robin" | "roundrobin" | "rr" => Ok(Schedule::RoundRobin),
+        "gauntlet" => Ok(Schedule::Gauntlet),
+        _ => Err(format!("'{text}' is not round-robin or gauntlet")),
+    }
+}
+
+/// Makes names unique: every engine whose name is shared gets `-<its position>` appended.
+fn unique_names(engines: &mut [EngineSpec]) {
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    for (i, e) in engines.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == e.name).count() > 1 {
+            e.name = format!("{}-{}", e.name, i + 1);
+        }
+    }
+}
+
 fn build(args: MatchArgs) -> Result<MatchConfig, String> {
-    if args.engines.len() != 2 {
+    if args.engines.len() < 2 {
         return Err(format!(
-            "give exactly two --engine (got {})",
+            "give at least two --engine (got {})",
             args.engines.len()
         ));
+    }
+    if !args.sprt.is_empty() && args.engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".to_string());
     }
     let mut engines = Vec::new();
     for text in &args.engines {
@@ -113,10 +144,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         spec.options = opts;
         engines.push(spec);
     }
-    if engines[0].name == engines[1].name {
-        engines[0].name.push_str("-1");
-        engines[1].name.push_str("-2");
-    }
+    unique_names(&mut engines);
     let limit = if let Some(tc) = &args.tc {
         Limit::parse_tc(tc)?
     } else if let Some(t) = args.movetime {
@@ -161,9 +189,9 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
     } else {
         Some(Sprt::parse(&args.sprt.join(" "))?)
     };
-    let [a, b]: [EngineSpec; 2] = engines.try_into().expect("two engines");
     Ok(MatchConfig {
-        engines: [a, b],
+        engines,
+        schedule: args.schedule,
         variant: args.variant,
         pairs,
         concurrency: args.concurrency.max(1),
@@ -186,11 +214,45 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         deals,
         openings,
         sprt,
-        progress: !args.quiet,
     })
 }
 
+/// Live progress on standard error: a line per game, and a bar on a terminal.
+struct Progress {
+    show: bool,
+    tty: bool,
+}
+
+impl MatchObserver for Progress {
+    fn game(&mut self, f: &GameDone, t: &Tournament) {
+        if !self.show {
+            return;
+        }
+        let game_line = format!(
+            "game {}: {} vs {}: {} {}",
+            f.game_no,
+            f.record.names[0],
+            f.record.names[1],
+            f.record.outcome.text(),
+            f.record.reason.as_str()
+        );
+        let line = t.progress_line();
+        if self.tty {
+            let done = t.games() as f64 / t.total_games.max(1) as f64;
+            let filled = ((done * 30.0).round() as usize).min(30);
+            eprint!(
+                "\r\x1b[2K{game_line}\n[{}{}] {line}",
+                "#".repeat(filled),
+                ".".repeat(30 - filled)
+            );
+        } else {
+            eprintln!("{game_line}; {line}");
+        }
+    }
+}
+
 pub fn run(args: MatchArgs) -> ExitCode {
+    let quiet = args.quiet;
     let cfg = match build(args) {
         Ok(c) => c,
         Err(e) => {
@@ -198,35 +260,52 @@ pub fn run(args: MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let variant: Variant = cfg.variant;
-    if cfg.progress {
+    if !quiet {
         let limit = |e: &EngineSpec| e.limit.unwrap_or(cfg.game.limit).to_string();
+        let players: Vec<String> = cfg
+            .engines
+            .iter()
+            .map(|e| format!("{} ({})", e.name, limit(e)))
+            .collect();
+        let encounters = cfg.encounters().len() as u64;
         eprintln!(
-            "match: {} ({}) vs {} ({}), {}, {} games ({} deals x 2), concurrency {}, seed {}",
-            cfg.engines[0].name,
-            limit(&cfg.engines[0]),
-            cfg.engines[1].name,
-            limit(&cfg.engines[1]),
-            variant,
-            cfg.pairs * 2,
+            "match: {}, {}, {} games ({} deals x 2{}), concurrency {}, seed {}",
+            players.join(" vs "),
+            cfg.variant,
+            cfg.total_games(),
             cfg.pairs,
+            if encounters > 1 {
+                format!(" x {encounters} encounters")
+            } else {
+                String::new()
+            },
             cfg.concurrency,
             cfg.seed
         );
     }
-    match run_match(&cfg) {
-        Ok(summary) => {
-            print!(
-                "{}",
-                summary.report(
-                    [&cfg.engines[0].name, &cfg.engines[1].name],
-                    cfg.sprt.as_ref()
-                )
-            );
-            if summary.stopped_early {
-                outln!("Stopped early: the SPRT decided.");
+    // Ctrl-C (or SIGTERM): abandon the games in progress, end the engines, print the summary of
+    // the finished games. A second one exits at once.
+    let control = MatchControl::default();
+    let abort = control.abort.clone();
+    let _ = ctrlc::set_handler(move || {
+        if abort.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = Progress { show: !quiet, tty };
+    let result = run_match(&cfg, &control, &mut progress);
+    if !quiet && tty {
+        eprintln!();
+    }
+    match result {
+        Ok(t) => {
+            outln!("{}", t.report(cfg.sprt.as_ref()).trim_end());
+            if t.interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
             }
-            ExitCode::SUCCESS
         }
         Err(e) => {
             eprintln!("error: {e}");

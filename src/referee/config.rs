@@ -14,7 +14,7 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// `setoption` lines sent after start, in order: (name, value).
     pub options: Vec<(String, String)>,
-    /// Whether to send `uci`/`isready`/`ucinewgame` (as cutechess does) or nothing but
+    /// Whether to send `uci`/`isready`/`ucinewgame` (as most runners do) or nothing but
     /// `setoption`, `position` and `go` (as JieqiArena does).
     pub handshake: bool,
     /// A fixed limit for this engine's searches (`nodes=`, `depth=`, `movetime=`), instead of
@@ -97,7 +97,8 @@ impl EngineSpec {
     ///   has blanks: `cmd="./jieqi uci"`), `name=<name>`, `dir=<working directory>`,
     ///   `option.<Name>=<value>` (any number, sent in order; quote the word when the name has
     ///   blanks: `"option.Move Overhead=10"`), `handshake=true|false` (default true), and
-    ///   `nodes=<n>`, `depth=<d>` or `movetime=<ms>` to give this engine its own fixed limit.
+    ///   `tc=<time control>`, `nodes=<n>`, `depth=<d>` or `movetime=<ms>` to give this engine
+    ///   its own limit (its own clock with `tc=`, e.g. `tc=40/60+0.6`).
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let words = split_words(text)?;
         if words.is_empty() {
@@ -140,6 +141,7 @@ impl EngineSpec {
                             _ => Limit::MoveTime(n),
                         });
                     }
+                    "tc" => spec.limit = Some(Limit::parse_tc(v)?),
                     "handshake" => {
                         spec.handshake = parse_bool(v).ok_or_else(|| {
                             format!("engine: handshake '{v}' is not true or false")

@@ -2,22 +2,29 @@
 //!
 //! Two helper threads per process keep the referee from ever blocking on it: a reader turns its
 //! standard output into lines on a channel (lines longer than [`MAX_LINE`] bytes are cut, bytes
-//! that are not UTF-8 become U+FFFD), and a writer sends our commands (so an engine that stops
-//! reading cannot block a write). Every wait has a deadline. Standard error is discarded.
+//! that are not UTF-8 become U+FFFD, at most 1024 lines wait in the queue), and a writer sends
+//! our commands (so an engine that stops reading cannot block a write). Every wait has a deadline. Standard error is discarded.
 //! Dropping the handle kills the process.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 
 use super::config::EngineSpec;
 use crate::core::Variant;
 
 /// Longest output line kept; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// Output lines held for the runner at most (each at most [`MAX_LINE`] bytes).
+const QUEUED_LINES: usize = 1024;
+
+/// How often a wait for `bestmove` looks at the runner's stop flag.
+const ABORT_POLL: Duration = Duration::from_millis(25);
 
 /// Why talking to an engine failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +35,8 @@ pub enum EngineError {
     Exited,
     /// No expected reply before the deadline.
     Timeout,
+    /// The runner was told to stop (Ctrl-C) while waiting.
+    Aborted,
 }
 
 /// A search score as the engine reported it (from the side to move's point of view).
@@ -167,12 +176,18 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // A process group of its own: a Ctrl-C at the terminal reaches the runner only, which
+        // then ends the engines itself (instead of every engine dying mid-move at once).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.argv[0])))?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (line_tx, line_rx) = unbounded();
+        // Bounded: an engine that floods its output while nobody waits for it is held back by
+        // its own full pipe instead of filling the runner's memory.
+        let (line_tx, line_rx) = bounded(QUEUED_LINES);
         thread::spawn(move || read_lines(stdout, line_tx));
         let (cmd_tx, cmd_rx) = unbounded::<String>();
         thread::spawn(move || {
@@ -230,16 +245,38 @@ impl EngineProcess {
     }
 
     fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        self.next_line_or_abort(deadline, None)
+    }
+
+    /// The next line before `deadline`; with `abort`, the wait also ends (within
+    /// [`ABORT_POLL`]) once the flag is set.
+    fn next_line_or_abort(
+        &mut self,
+        deadline: Instant,
+        abort: Option<&AtomicBool>,
+    ) -> Result<String, EngineError> {
         if self.dead {
             return Err(EngineError::Exited);
         }
-        match self.from_engine.recv_deadline(deadline) {
-            Ok(Line::Text(t)) => Ok(t),
-            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.dead = true;
-                Err(EngineError::Exited)
+        loop {
+            if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                return Err(EngineError::Aborted);
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            let until = match abort {
+                Some(_) => deadline.min(Instant::now() + ABORT_POLL),
+                None => deadline,
+            };
+            match self.from_engine.recv_deadline(until) {
+                Ok(Line::Text(t)) => return Ok(t),
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.dead = true;
+                    return Err(EngineError::Exited);
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
+                    return Err(EngineError::Timeout)
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
         }
     }
 
@@ -254,17 +291,22 @@ impl EngineProcess {
         Ok(())
     }
 
-    /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`.
+    /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`, or
+    /// until `abort` is set.
     pub fn go(
         &mut self,
         position: &str,
         go: &str,
         timeout: Duration,
+        abort: Option<&AtomicBool>,
     ) -> Result<SearchReply, EngineError> {
         // Lines left over from before (nothing should be pending; an end of output is kept).
-        while let Ok(l) = self.from_engine.try_recv() {
-            if let Line::Eof = l {
-                self.dead = true;
+        // Only what is queued now: an engine that floods its output cannot keep this busy.
+        for _ in 0..self.from_engine.len() {
+            match self.from_engine.try_recv() {
+                Ok(Line::Eof) => self.dead = true,
+                Ok(Line::Text(_)) => {}
+                Err(_) => break,
             }
         }
         if self.dead {
@@ -282,7 +324,7 @@ impl EngineProcess {
             nodes: None,
         };
         loop {
-            let line = self.next_line(deadline)?;
+            let line = self.next_line_or_abort(deadline, abort)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => parse_info(&line, &mut reply),

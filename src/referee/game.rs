@@ -1,5 +1,6 @@
 //! One game between two engine processes, refereed on the true position.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::config::{EngineSpec, Limit};
@@ -203,7 +204,9 @@ impl Seat {
             let p = EngineProcess::start(&self.spec, variant, timeout).map_err(|e| match e {
                 EngineError::Spawn(s) => format!("cannot start: {s}"),
                 EngineError::Exited => "exited during the handshake".to_string(),
-                EngineError::Timeout => "no uciok/readyok in time".to_string(),
+                EngineError::Timeout | EngineError::Aborted => {
+                    "no uciok/readyok in time".to_string()
+                }
             })?;
             self.process = Some(p);
             return Ok(());
@@ -345,9 +348,37 @@ fn adjudicate(moves: &[MoveRecord], adj: &Adjudication) -> Option<(Outcome, Reas
     None
 }
 
+/// What a game tells its observer while it is played.
+#[derive(Clone, Copy, Debug)]
+pub enum GameEvent<'a> {
+    /// Before the first move (opening moves included): the players and the public start.
+    Started {
+        names: &'a [String; 2],
+        start_fen: &'a str,
+    },
+    /// A ply was played on the true position (`book`: from the opening).
+    Moved {
+        ply: &'a TruePly,
+        time_ms: u64,
+        book: bool,
+    },
+}
+
 /// Plays one game. `seats[0]` plays Red, `seats[1]` Black. Never fails: every problem ends the
 /// game with a result and a reason.
 pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> GameRecord {
+    play_game_with(start, seats, cfg, None, &mut |_| {}).expect("a game without a stop flag ends")
+}
+
+/// [`play_game`], telling `observe` each move as it is played, and giving up (`None`: no
+/// result, no record) as soon as `abort` is set.
+pub fn play_game_with(
+    start: &GameStart,
+    seats: [&mut Seat; 2],
+    cfg: &GameConfig,
+    abort: Option<&AtomicBool>,
+    observe: &mut dyn FnMut(GameEvent),
+) -> Option<GameRecord> {
     let names = [seats[0].spec.name.clone(), seats[1].spec.name.clone()];
     let limits = [
         seats[0].spec.limit.unwrap_or(cfg.limit).to_string(),
@@ -360,7 +391,7 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
     let mut game = Game::new(dealt);
     let finish =
         |game: &Game, moves: Vec<MoveRecord>, outcome: Outcome, reason: Reason, detail: String| {
-            GameRecord {
+            Some(GameRecord {
                 names: names.clone(),
                 limits: limits.clone(),
                 start_fen: start.start_fen.clone(),
@@ -370,8 +401,12 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
                 reason,
                 detail,
                 final_fen: public_fen(game.position()),
-            }
+            })
         };
+    observe(GameEvent::Started {
+        names: &names,
+        start_fen: &start.start_fen,
+    });
 
     // Opening moves.
     for (i, &mv) in start.opening.iter().enumerate() {
@@ -389,6 +424,11 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
                 format!("opening move {} '{mv}' cannot be played: {e}", i + 1),
             );
         }
+        observe(GameEvent::Moved {
+            ply: &ply,
+            time_ms: 0,
+            book: true,
+        });
         moves.push(MoveRecord {
             ply,
             book: true,
@@ -415,15 +455,21 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
         }
     }
 
-    let (base, inc, period) = match cfg.limit {
+    // Each side's clock (its own time control, or the match's); a side without one is shown
+    // the mover's values in `go`.
+    let side_limits = [
+        seats[0].spec.limit.unwrap_or(cfg.limit),
+        seats[1].spec.limit.unwrap_or(cfg.limit),
+    ];
+    let tc = side_limits.map(|l| match l {
         Limit::Clock {
             moves,
             base_ms,
             inc_ms,
-        } => (base_ms as i64, inc_ms as i64, moves),
-        _ => (0, 0, None),
-    };
-    let mut clock = [base, base];
+        } => Some((base_ms as i64, inc_ms as i64, moves)),
+        _ => None,
+    });
+    let mut clock = tc.map(|t| t.map_or(0, |(base, _, _)| base));
     let mut moved = [0u32; 2];
     let margin = cfg.time_margin_ms as i64;
 
@@ -447,13 +493,16 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
         let s = side.index();
         let plies: Vec<TruePly> = moves.iter().map(|m| m.ply).collect();
         let position = view::position_command(&start.start_fen, &plies, side);
-        let limit = seats[s].spec.limit.unwrap_or(cfg.limit);
+        let limit = side_limits[s];
         let (go, timeout_ms, on_clock) = match limit {
             Limit::Clock { .. } => {
-                let mut go = format!(
-                    "go wtime {} btime {} winc {inc} binc {inc}",
-                    clock[0], clock[1]
-                );
+                let (_, own_inc, period) = tc[s].expect("a clock");
+                let shown = |c: usize| match tc[c] {
+                    Some((_, inc, _)) => (clock[c], inc),
+                    None => (clock[s], own_inc),
+                };
+                let ((wtime, winc), (btime, binc)) = (shown(0), shown(1));
+                let mut go = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
                 if let Some(m) = period {
                     go.push_str(&format!(" movestogo {}", m - moved[s] % m));
                 }
@@ -466,8 +515,9 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
         let who = format!("{} ({})", names[s], side.name());
         let seat = &mut seats[s];
         let process = seat.process.as_mut().expect("ready");
-        let reply = match process.go(&position, &go, Duration::from_millis(timeout_ms)) {
+        let reply = match process.go(&position, &go, Duration::from_millis(timeout_ms), abort) {
             Ok(r) => r,
+            Err(EngineError::Aborted) => return None,
             Err(e) => {
                 seat.kill();
                 let (reason, detail) = match e {
@@ -491,6 +541,7 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
         let mut clock_after = None;
         match limit {
             Limit::Clock { .. } => {
+                let (base, inc, period) = tc[s].expect("a clock");
                 clock[s] -= elapsed;
                 if clock[s] < -margin {
                     seat.kill();
@@ -561,6 +612,11 @@ pub fn play_game(start: &GameStart, seats: [&mut Seat; 2], cfg: &GameConfig) -> 
                 format!("{who} played {mv}: {e}"),
             );
         }
+        observe(GameEvent::Moved {
+            ply: &ply,
+            time_ms: elapsed.max(0) as u64,
+            book: false,
+        });
         moves.push(MoveRecord {
             ply,
             book: false,

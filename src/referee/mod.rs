@@ -6,7 +6,8 @@
 //! clocks, legality on the true position, results, adjudication), [`runner`] (a match: pairs of
 //! games with colours swapped, concurrency, records, progress, SPRT), [`stats`] (Elo, LOS,
 //! pentanomial, SPRT; pure), [`json`] (the record format's writer and a small reader),
-//! [`config`] (engine specifications and time controls read from text).
+//! [`config`] (engine specifications and time controls read from text), [`jai`] (JieqiBox's
+//! match mode: the JAI protocol on standard input and output).
 //!
 //! The referee uses only [`crate::core`] and drives every engine, this one included, as a
 //! separate process through its text protocol.
@@ -15,6 +16,7 @@ pub mod config;
 pub mod deal;
 pub mod engine;
 pub mod game;
+pub mod jai;
 pub mod json;
 pub mod runner;
 pub mod stats;

@@ -1,22 +1,24 @@
-//! A match: pairs of games between two engines, each deal played twice with colours swapped,
-//! on worker threads, with records written as games finish, live progress and statistics.
+//! A match or tournament: pairs of games between engines, each deal played twice with colours
+//! swapped, on worker threads, with records written as games finish, and statistics. The front
+//! end (command line or JAI) is told of every finished game, and of the moves of the games the
+//! first worker plays, through a [`MatchObserver`]; this module prints nothing.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
 use super::deal::{self, SplitMix64};
-use super::game::{play_game, GameConfig, GameRecord, GameStart, Seat};
+use super::game::{play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Seat};
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
+use super::view::TruePly;
 use crate::core::{Color, Move, Piece, Position, Variant};
-
 /// An opening: a start position (public) and moves played from it before the engines move.
 #[derive(Clone, Debug)]
 pub struct Opening {
@@ -61,13 +63,24 @@ pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, Stri
     Ok(out)
 }
 
+/// Who plays whom when there are more than two engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The first engine is the one the statistics are about.
-    pub engines: [EngineSpec; 2],
+    /// Two or more engines. With two, the first is the one the statistics are about.
+    pub engines: Vec<EngineSpec>,
+    pub schedule: Schedule,
     pub variant: Variant,
-    /// Number of deals; each is played twice with colours swapped.
+    /// Number of deals per encounter (pair of engines); each is played twice with colours
+    /// swapped.
     pub pairs: u64,
     pub concurrency: usize,
     pub seed: u64,
@@ -79,12 +92,31 @@ pub struct MatchConfig {
     pub deals: Option<Vec<Vec<Piece>>>,
     /// Openings (pair `i` uses opening `i mod len`); none: the variant's start position.
     pub openings: Vec<Opening>,
+    /// A sequential test (two engines only).
     pub sprt: Option<Sprt>,
-    /// Print live progress on standard error.
-    pub progress: bool,
 }
 
-/// What a match found, from the first engine's point of view.
+impl MatchConfig {
+    /// The encounters, as (first, second) engine indices; statistics are from the first's view.
+    pub fn encounters(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        match self.schedule {
+            Schedule::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            Schedule::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+
+    /// Games in the whole match.
+    pub fn total_games(&self) -> u64 {
+        self.pairs
+            .saturating_mul(2)
+            .saturating_mul(self.encounters().len() as u64)
+    }
+}
+
+/// What an encounter found, from its first engine's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchSummary {
     pub games: u64,
@@ -97,12 +129,9 @@ pub struct MatchSummary {
     pub reasons: BTreeMap<&'static str, u64>,
     /// Engine failures (time, illegal move, crash, no answer, start) by engine name.
     pub failures: BTreeMap<String, u64>,
-    /// The SPRT's final log-likelihood ratio and verdict, if one ran.
+    /// The SPRT's last log-likelihood ratio and verdict, if one runs.
     pub sprt: Option<(f64, SprtVerdict)>,
-    /// Whether the SPRT stopped the match before all pairs were played.
-    pub stopped_early: bool,
 }
-
 impl MatchSummary {
     fn add_game(&mut self, rec: &GameRecord, first_is_red: bool) {
         let first = if first_is_red {
@@ -262,11 +291,230 @@ pub fn pair_start(cfg: &MatchConfig, pair: u64) -> Result<GameStart, String> {
     })
 }
 
-/// A game's place in the match: pair, and whether the first engine plays Red.
-struct Finished {
-    pair: u64,
-    first_is_red: bool,
-    record: GameRecord,
+/// A finished game and its place in the match.
+#[derive(Clone, Debug)]
+pub struct GameDone {
+    /// 1-based game number (the record's `game`): games `2k+1` and `2k+2` are the two games of
+    /// the `k`-th scheduled pair.
+    pub game_no: u64,
+    /// 0-based deal index.
+    pub pair: u64,
+    /// Index into [`MatchConfig::encounters`].
+    pub encounter: usize,
+    /// Whether the encounter's first engine played Red.
+    pub first_is_red: bool,
+    /// The worker that played it (0 is the one whose moves are shown live).
+    pub worker: usize,
+    pub record: GameRecord,
+}
+
+/// A move or a game start in a game of the first worker, as it happens.
+#[derive(Clone, Debug)]
+pub enum LiveEvent {
+    Started {
+        game_no: u64,
+        names: [String; 2],
+        start_fen: String,
+    },
+    Moved {
+        game_no: u64,
+        ply: TruePly,
+        time_ms: u64,
+        book: bool,
+    },
+}
+
+/// Told what happens while a match runs, on the thread that called [`run_match`].
+pub trait MatchObserver {
+    /// A move or game start of the first worker's games (only when [`MatchControl::live`]).
+    fn live(&mut self, _event: &LiveEvent) {}
+    /// A game finished (its record is already written); `t` includes it.
+    fn game(&mut self, _done: &GameDone, _t: &Tournament) {}
+}
+
+/// An observer that wants nothing.
+pub struct Silent;
+impl MatchObserver for Silent {}
+
+/// How a running match is controlled from outside.
+#[derive(Clone, Debug, Default)]
+pub struct MatchControl {
+    /// Set it to end the match at once: games in progress are abandoned (not recorded, not
+    /// counted) and their engines killed.
+    pub abort: Arc<AtomicBool>,
+    /// Send [`LiveEvent`]s for the first worker's games.
+    pub live: bool,
+}
+
+/// One encounter's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    pub first: usize,
+    pub second: usize,
+    pub summary: MatchSummary,
+}
+
+/// One engine's line in the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub engine: usize,
+    pub name: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Against all its opponents together.
+    pub elo: Option<stats::EloEstimate>,
+}
+
+impl Standing {
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+}
+
+/// The state of a match or tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    pub names: Vec<String>,
+    pub encounters: Vec<Encounter>,
+    pub total_games: u64,
+    /// Whether the SPRT ended the match before all pairs were played.
+    pub stopped_early: bool,
+    /// Whether the match was aborted (Ctrl-C, or `stopmatch` in JAI).
+    pub interrupted: bool,
+}
+
+impl Tournament {
+    /// Games finished.
+    pub fn games(&self) -> u64 {
+        self.encounters.iter().map(|e| e.summary.games).sum()
+    }
+
+    /// Every engine's games and points, best first (ties keep the engines' order).
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut out: Vec<Standing> = (0..self.names.len())
+            .map(|i| Standing {
+                engine: i,
+                name: self.names[i].clone(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                elo: None,
+            })
+            .collect();
+        for e in &self.encounters {
+            let m = &e.summary;
+            for (idx, w, l) in [(e.first, m.wins, m.losses), (e.second, m.losses, m.wins)] {
+                let s = &mut out[idx];
+                s.games += m.games;
+                s.wins += w;
+                s.losses += l;
+                s.draws += m.draws;
+            }
+        }
+        for s in &mut out {
+            s.elo = stats::elo_wdl(s.wins, s.draws, s.losses);
+        }
+        out.sort_by(|a, b| b.points().total_cmp(&a.points()));
+        out
+    }
+
+    /// One status line: games, and W/D/L with Elo for a two-engine match, the leader otherwise.
+    pub fn progress_line(&self) -> String {
+        if self.encounters.len() == 1 {
+            return self.encounters[0].summary.progress_line(self.total_games);
+        }
+        let lead = self
+            .standings()
+            .first()
+            .map(|s| format!("  leader {} {:.1}/{}", s.name, s.points(), s.games))
+            .unwrap_or_default();
+        format!("games {}/{}{lead}", self.games(), self.total_games)
+    }
+
+    /// The final report, several lines.
+    pub fn report(&self, sprt: Option<&Sprt>) -> String {
+        let mut s = String::new();
+        if self.encounters.len() == 1 {
+            let e = &self.encounters[0];
+            s.push_str(
+                &e.summary
+                    .report([&self.names[e.first], &self.names[e.second]], sprt),
+            );
+        } else {
+            let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+            s.push_str(&format!(
+                "{:>4} {:<width$} {:>6} {:>7} {:>5} {:>5} {:>5} {:>9}\n",
+                "rank", "name", "games", "points", "W", "D", "L", "Elo"
+            ));
+            for (rank, st) in self.standings().iter().enumerate() {
+                let elo = st
+                    .elo
+                    .map(|e| format!("{} +/- {:.0}", fmt_elo(e.elo), e.margin()))
+                    .unwrap_or_else(|| "-".to_string());
+                s.push_str(&format!(
+                    "{:>4} {:<width$} {:>6} {:>7.1} {:>5} {:>5} {:>5} {elo:>9}\n",
+                    rank + 1,
+                    st.name,
+                    st.games,
+                    st.points(),
+                    st.wins,
+                    st.draws,
+                    st.losses
+                ));
+            }
+            s.push_str("Encounters:\n");
+            for e in &self.encounters {
+                let m = &e.summary;
+                let elo = stats::elo_wdl(m.wins, m.draws, m.losses)
+                    .map(|x| format!("  Elo {} +/- {:.1}", fmt_elo(x.elo), x.margin()))
+                    .unwrap_or_default();
+                s.push_str(&format!(
+                    "  {} vs {}: {} - {} - {} (W - L - D){elo}\n",
+                    self.names[e.first], self.names[e.second], m.wins, m.losses, m.draws
+                ));
+            }
+            let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
+            let mut failures: BTreeMap<&str, u64> = BTreeMap::new();
+            for e in &self.encounters {
+                for (r, n) in &e.summary.reasons {
+                    *reasons.entry(r).or_default() += n;
+                }
+                for (r, n) in &e.summary.failures {
+                    *failures.entry(r).or_default() += n;
+                }
+            }
+            let list = |m: &BTreeMap<&str, u64>| {
+                m.iter()
+                    .map(|(r, n)| format!("{r} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            s.push_str(&format!("Reasons: {}\n", list(&reasons)));
+            if !failures.is_empty() {
+                s.push_str(&format!("Engine failures: {}\n", list(&failures)));
+            }
+        }
+        if self.stopped_early {
+            s.push_str("Stopped early: the SPRT decided.\n");
+        }
+        if self.interrupted {
+            s.push_str(&format!(
+                "Interrupted after {} of {} games; games in progress were abandoned (not recorded).\n",
+                self.games(),
+                self.total_games
+            ));
+        }
+        s
+    }
+}
+
+/// What a worker sends the collecting thread.
+enum Msg {
+    Live(LiveEvent),
+    Done(Box<GameDone>),
 }
 
 /// Writes one record line with a single write (so a stopped run leaves whole lines only).
@@ -278,10 +526,34 @@ fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
     file.flush()
 }
 
-/// Plays the match. Returns the summary, or an error before any game when the setup is wrong
-/// (a file that cannot be written, a deal that does not fit).
-pub fn run_match(cfg: &MatchConfig) -> Result<MatchSummary, String> {
-    // Check every distinct start before starting engines.
+/// Two different seats of `seats`, mutably.
+fn two_seats(seats: &mut [Seat], a: usize, b: usize) -> (&mut Seat, &mut Seat) {
+    assert!(a != b, "an engine does not play itself");
+    if a < b {
+        let (lo, hi) = seats.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = seats.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+/// Checks what can be checked before any engine starts.
+fn check(cfg: &MatchConfig) -> Result<(), String> {
+    if cfg.engines.len() < 2 {
+        return Err(format!(
+            "a match needs at least two engines (got {})",
+            cfg.engines.len()
+        ));
+    }
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err("an SPRT needs exactly two engines".to_string());
+    }
+    let mut names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("two engines are named '{}'", w[0]));
+    }
     // Pair i uses opening i mod |openings| and deal i mod |deals|: the combinations repeat
     // after at most |openings| * |deals| pairs.
     let distinct = (cfg.openings.len().max(1) as u64)
@@ -290,73 +562,82 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     for pair in 0..distinct {
         pair_start(cfg, pair)?;
     }
+    Ok(())
+}
+
+/// Plays the match. Returns its state at the end (also when aborted or stopped by the SPRT),
+/// or an error before any game when the setup is wrong (a file that cannot be written, a deal
+/// that does not fit, fewer than two engines).
+pub fn run_match(
+    cfg: &MatchConfig,
+    control: &MatchControl,
+    observer: &mut dyn MatchObserver,
+) -> Result<Tournament, String> {
+    check(cfg)?;
     let mut file = match &cfg.out {
         Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
-    let total_games = cfg.pairs * 2;
+    let encounters = cfg.encounters();
+    let items = cfg.pairs.saturating_mul(encounters.len() as u64);
     let next = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = unbounded::<Finished>();
-    let workers = cfg.concurrency.max(1).min(cfg.pairs.max(1) as usize);
+    let (tx, rx) = unbounded::<Msg>();
+    let workers = cfg.concurrency.max(1).min(items.max(1) as usize);
     let mut handles = Vec::new();
-    for _ in 0..workers {
+    for worker in 0..workers {
         let (next, stop, tx, cfg) = (next.clone(), stop.clone(), tx.clone(), cfg.clone());
+        let (abort, encounters) = (control.abort.clone(), encounters.clone());
+        let live = control.live && worker == 0;
         handles.push(thread::spawn(move || {
-            let mut seats = [
-                Seat::new(cfg.engines[0].clone()),
-                Seat::new(cfg.engines[1].clone()),
-            ];
-            while !stop.load(Ordering::SeqCst) {
-                let pair = next.fetch_add(1, Ordering::SeqCst);
-                if pair >= cfg.pairs {
-                    break;
-                }
-                let start = match pair_start(&cfg, pair) {
-                    Ok(s) => s,
-                    Err(_) => continue, // checked before the match
-                };
-                for first_is_red in [true, false] {
-                    let [a, b] = &mut seats;
-                    let record = if first_is_red {
-                        play_game(&start, [a, b], &cfg.game)
-                    } else {
-                        play_game(&start, [b, a], &cfg.game)
-                    };
-                    if tx
-                        .send(Finished {
-                            pair,
-                            first_is_red,
-                            record,
-                        })
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-            }
-            for s in &mut seats {
-                s.quit();
-            }
+            work(
+                worker,
+                &cfg,
+                &encounters,
+                &next,
+                &stop,
+                &abort,
+                live.then_some(&tx),
+                &tx,
+            )
         }));
     }
     drop(tx);
 
-    let mut summary = MatchSummary::default();
-    let mut half_pairs: HashMap<u64, f64> = HashMap::new();
-    let tty = std::io::stderr().is_terminal();
+    let mut t = Tournament {
+        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        encounters: encounters
+            .iter()
+            .map(|&(first, second)| Encounter {
+                first,
+                second,
+                summary: MatchSummary::default(),
+            })
+            .collect(),
+        total_games: items * 2,
+        stopped_early: false,
+        interrupted: false,
+    };
+    let mut half_pairs: HashMap<(usize, u64), f64> = HashMap::new();
     let mut write_error = None;
-    for f in rx {
-        let game_no = f.pair * 2 + if f.first_is_red { 1 } else { 2 };
+    for msg in rx {
+        let f = match msg {
+            Msg::Live(e) => {
+                observer.live(&e);
+                continue;
+            }
+            Msg::Done(f) => f,
+        };
         if let Some(file) = &mut file {
             let line = f
                 .record
-                .to_json(game_no, f.pair + 1, cfg.variant.name())
+                .to_json(f.game_no, f.pair + 1, cfg.variant.name())
                 .to_string();
             if let Err(e) = write_line(file, &line) {
                 write_error.get_or_insert_with(|| e.to_string());
             }
         }
+        let summary = &mut t.encounters[f.encounter].summary;
         summary.add_game(&f.record, f.first_is_red);
         let first = if f.first_is_red {
             Color::Red
@@ -364,50 +645,102 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             Color::Black
         };
         let pts = f.record.outcome.points(first);
-        if let Some(other) = half_pairs.remove(&f.pair) {
+        if let Some(other) = half_pairs.remove(&(f.encounter, f.pair)) {
             let cell = ((other + pts) * 2.0).round() as usize;
             summary.pairs[cell.min(4)] += 1;
-            if let Some(t) = &cfg.sprt {
-                let llr = t.llr_pentanomial(&summary.pairs);
-                let v = t.verdict(llr);
+            if let Some(test) = &cfg.sprt {
+                let llr = test.llr_pentanomial(&summary.pairs);
+                let v = test.verdict(llr);
                 summary.sprt = Some((llr, v));
                 if v != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
-                    summary.stopped_early = next.load(Ordering::SeqCst) < cfg.pairs;
+                    t.stopped_early = next.load(Ordering::SeqCst) < items;
                 }
             }
         } else {
-            half_pairs.insert(f.pair, pts);
+            half_pairs.insert((f.encounter, f.pair), pts);
         }
-        if cfg.progress {
-            let line = summary.progress_line(total_games);
-            let game_line = format!(
-                "game {game_no}: {} vs {}: {} {}",
-                f.record.names[0],
-                f.record.names[1],
-                f.record.outcome.text(),
-                f.record.reason.as_str()
-            );
-            if tty {
-                let done = summary.games as f64 / total_games.max(1) as f64;
-                let filled = (done * 30.0).round() as usize;
-                eprint!(
-                    "\r\x1b[2K{game_line}\n[{}{}] {line}",
-                    "#".repeat(filled.min(30)),
-                    ".".repeat(30 - filled.min(30))
-                );
-            } else {
-                eprintln!("{game_line}; {line}");
-            }
-        }
-    }
-    if cfg.progress && tty {
-        eprintln!();
+        observer.game(&f, &t);
     }
     for h in handles {
         let _ = h.join();
     }
+    t.interrupted = control.abort.load(Ordering::SeqCst);
     if let Some(e) = write_error {
         return Err(format!("writing the records failed: {e}"));
     }
-    Ok(summary)
+    Ok(t)
+}
+
+/// One worker: takes the next scheduled pair until none is left, the SPRT decides or the match
+/// is aborted. Item `k` is pair `k / E` of encounter `k mod E` (E encounters), so every
+/// encounter advances at the same pace and plays the same deals.
+#[allow(clippy::too_many_arguments)]
+fn work(
+    worker: usize,
+    cfg: &MatchConfig,
+    encounters: &[(usize, usize)],
+    next: &AtomicU64,
+    stop: &AtomicBool,
+    abort: &AtomicBool,
+    live: Option<&Sender<Msg>>,
+    tx: &Sender<Msg>,
+) {
+    let mut seats: Vec<Seat> = cfg.engines.iter().cloned().map(Seat::new).collect();
+    let e_count = encounters.len() as u64;
+    let items = cfg.pairs.saturating_mul(e_count);
+    'items: while !stop.load(Ordering::SeqCst) && !abort.load(Ordering::SeqCst) {
+        let k = next.fetch_add(1, Ordering::SeqCst);
+        if k >= items {
+            break;
+        }
+        let (pair, encounter) = (k / e_count, (k % e_count) as usize);
+        let Ok(start) = pair_start(cfg, pair) else {
+            continue; // checked before the match
+        };
+        let (a, b) = encounters[encounter];
+        for (i, first_is_red) in [true, false].into_iter().enumerate() {
+            let game_no = 2 * k + 1 + i as u64;
+            let (x, y) = two_seats(&mut seats, a, b);
+            let pair_seats = if first_is_red { [x, y] } else { [y, x] };
+            let mut observe = |e: GameEvent| {
+                let Some(live) = live else { return };
+                let event = match e {
+                    GameEvent::Started { names, start_fen } => LiveEvent::Started {
+                        game_no,
+                        names: names.clone(),
+                        start_fen: start_fen.to_string(),
+                    },
+                    GameEvent::Moved { ply, time_ms, book } => LiveEvent::Moved {
+                        game_no,
+                        ply: *ply,
+                        time_ms,
+                        book,
+                    },
+                };
+                let _ = live.send(Msg::Live(event));
+            };
+            let Some(record) =
+                play_game_with(&start, pair_seats, &cfg.game, Some(abort), &mut observe)
+            else {
+                break 'items; // aborted
+            };
+            let done = GameDone {
+                game_no,
+                pair,
+                encounter,
+                first_is_red,
+                worker,
+                record,
+            };
+            if tx.send(Msg::Done(Box::new(done))).is_err() {
+                return;
+            }
+        }
+    }
+    if abort.load(Ordering::SeqCst) {
+        return; // dropping the seats kills the engines at once
+    }
+    for s in &mut seats {
+        s.quit();
+    }
 }

@@ -1,7 +1,6 @@
 //! Match statistics: Elo from a score, its 95% interval from trinomial (W/D/L) or pentanomial
 //! (pairs of games with colours swapped) counts, the likelihood of superiority, and the
-//! generalized SPRT with a normal approximation, as fishtest and OpenBench compute them. Pure
-//! functions; no I/O.
+//! generalized SPRT with a normal approximation. Pure functions; no I/O.
 //!
 //! Scores are fractions in `[0, 1]` from the first engine's point of view. A pair's score is
 //! the first engine's points in its two games (0, 0.5, 1, 1.5 or 2), counted in
@@ -78,7 +77,11 @@ impl EloEstimate {
     pub fn margin(&self) -> f64 {
         let m = (self.high - self.low) / 2.0;
         if m.is_nan() {
-            0.0
+            if self.elo.is_finite() {
+                0.0
+            } else {
+                f64::INFINITY
+            }
         } else {
             m
         }
@@ -136,9 +139,9 @@ pub fn elo_pentanomial(pairs: &[u64; 5]) -> Option<EloEstimate> {
 /// How an SPRT's Elo bounds are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EloModel {
-    /// Logistic Elo (`score = 1 / (1 + 10^(-elo/400))`), as OpenBench's default and cutechess.
+    /// Logistic Elo (`score = 1 / (1 + 10^(-elo/400))`).
     Logistic,
-    /// Normalized Elo (fishtest): the Elo of a t-value, `score = 1/2 + nelo * ln10/800 * sigma`,
+    /// Normalized Elo: the Elo of a t-value, `score = 1/2 + nelo * ln10/800 * sigma`,
     /// sigma being the per-game standard deviation of the score (estimated from the pairs).
     Normalized,
 }
@@ -234,7 +237,7 @@ impl Sprt {
         if counts.iter().sum::<u64>() == 0 {
             return 0.0;
         }
-        // Empty cells count as 0.001 (fishtest's regularization), so that a run of identical
+        // Empty cells count as 0.001 (a regularization), so that a run of identical
         // results still has a variance and the test can decide.
         let reg: Vec<f64> = counts.iter().map(|&c| (c as f64).max(1e-3)).collect();
         let n: f64 = reg.iter().sum();

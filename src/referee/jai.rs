@@ -1,0 +1,592 @@
+//! The JAI front: JieqiBox's match mode (`jieqi jai`). The GUI starts this process, sends `jai`,
+//! sets the match up with `setoption`, sends `startmatch`, and shows the games of the match as
+//! they are played. Specified in protocol.md, section "JAI".
+//!
+//! Input is read line by line; the match runs on its own thread, so `isready`, `stopmatch` and
+//! `quit` are answered while games are played. Output lines are written whole and flushed.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+
+use super::config::{EngineSpec, Limit};
+use super::game::{Adjudication, GameConfig};
+use super::runner::{
+    parse_openings, run_match, GameDone, LiveEvent, MatchConfig, MatchControl, MatchObserver,
+    Schedule, Tournament,
+};
+use super::view;
+use crate::core::Variant;
+
+/// Where output lines go (shared by the input loop and the match thread).
+pub type Out = Arc<Mutex<dyn Write + Send>>;
+
+fn say(out: &Out, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// An option's kind, with its default.
+#[derive(Clone, Copy)]
+enum Kind {
+    Text(&'static str),
+    Spin(i64, i64, i64),
+    Combo(&'static str, &'static [&'static str]),
+}
+
+/// The options, in the order `jai` lists them.
+const OPTIONS: &[(&str, Kind)] = &[
+    ("Engine1Path", Kind::Text("")),
+    ("Engine1Options", Kind::Text("")),
+    ("Engine1Name", Kind::Text("")),
+    ("Engine2Path", Kind::Text("")),
+    ("Engine2Options", Kind::Text("")),
+    ("Engine2Name", Kind::Text("")),
+    ("TotalRounds", Kind::Spin(10, 1, 100_000)),
+    ("Concurrency", Kind::Spin(1, 1, 64)),
+    ("BookFile", Kind::Text("")),
+    ("MainTimeMs", Kind::Spin(10_000, 0, 86_400_000)),
+    ("IncTimeMs", Kind::Spin(100, 0, 600_000)),
+    ("TimeoutBufferMs", Kind::Spin(100, 0, 600_000)),
+    (
+        "Variant",
+        Kind::Combo("jieqi", &["jieqi", "maniac", "xiangqi"]),
+    ),
+    ("Seed", Kind::Spin(1, 0, 2_147_483_647)),
+    ("MaxPlies", Kind::Spin(0, 0, 100_000)),
+    ("OutFile", Kind::Text("")),
+];
+
+/// The current value of every option, as text.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    values: Vec<(String, String)>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        let values = OPTIONS
+            .iter()
+            .map(|(name, kind)| {
+                let v = match *kind {
+                    Kind::Text(d) | Kind::Combo(d, _) => d.to_string(),
+                    Kind::Spin(d, _, _) => d.to_string(),
+                };
+                (name.to_string(), v)
+            })
+            .collect();
+        Settings { values }
+    }
+}
+
+impl Settings {
+    fn get(&self, name: &str) -> &str {
+        self.values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+
+    fn number(&self, name: &str) -> u64 {
+        self.get(name).parse().unwrap_or(0)
+    }
+
+    /// Sets an option (names are case-insensitive). Refuses unknown names and bad values,
+    /// keeping the old value.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let (canon, kind) = OPTIONS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no option named '{name}'"))?;
+        let value = match *kind {
+            Kind::Text(_) => value.to_string(),
+            Kind::Spin(_, lo, hi) => {
+                let v: i64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{canon}: '{value}' is not a whole number"))?;
+                if v < lo || v > hi {
+                    return Err(format!("{canon}: {v} is outside {lo}..{hi}"));
+                }
+                v.to_string()
+            }
+            Kind::Combo(_, vars) => vars
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(value.trim()))
+                .ok_or_else(|| format!("{canon}: '{value}' is not one of {}", vars.join(", ")))?
+                .to_string(),
+        };
+        let slot = self
+            .values
+            .iter_mut()
+            .find(|(n, _)| n == canon)
+            .expect("every option has a value");
+        slot.1 = value;
+        Ok(())
+    }
+
+    /// The match these settings describe.
+    pub fn match_config(&self) -> Result<MatchConfig, String> {
+        let variant: Variant = self
+            .get("Variant")
+            .parse()
+            .map_err(|_| "Variant: unknown".to_string())?;
+        let mut engines = Vec::new();
+        for i in 1..=2 {
+            engines.push(engine_spec(
+                self.get(&format!("Engine{i}Path")),
+                self.get(&format!("Engine{i}Options")),
+                self.get(&format!("Engine{i}Name")),
+                i,
+            )?);
+        }
+        if engines[0].name == engines[1].name {
+            engines[0].name.push_str("-1");
+            engines[1].name.push_str("-2");
+        }
+        let (main, inc) = (self.number("MainTimeMs"), self.number("IncTimeMs"));
+        if main == 0 && inc == 0 {
+            return Err("MainTimeMs and IncTimeMs are both 0: no time to play".to_string());
+        }
+        let book = self.get("BookFile").trim();
+        let openings = if book.is_empty() {
+            Vec::new()
+        } else {
+            let text =
+                std::fs::read_to_string(book).map_err(|e| format!("BookFile {book}: {e}"))?;
+            parse_openings(&text, variant).map_err(|e| format!("BookFile {book}: {e}"))?
+        };
+        let out = self.get("OutFile").trim();
+        let max_plies = self.number("MaxPlies");
+        Ok(MatchConfig {
+            engines,
+            schedule: Schedule::RoundRobin,
+            variant,
+            pairs: self.number("TotalRounds").max(1),
+            concurrency: self.number("Concurrency").max(1) as usize,
+            seed: self.number("Seed"),
+            game: GameConfig {
+                limit: Limit::Clock {
+                    moves: None,
+                    base_ms: main,
+                    inc_ms: inc,
+                },
+                adjudication: Adjudication {
+                    max_plies: (max_plies > 0).then_some(max_plies as u32),
+                    ..Adjudication::default()
+                },
+                time_margin_ms: self.number("TimeoutBufferMs"),
+                move_timeout_ms: 60_000,
+                startup_timeout_ms: 10_000,
+            },
+            out: (!out.is_empty()).then(|| PathBuf::from(out)),
+            deals: None,
+            openings,
+            sprt: None,
+        })
+    }
+}
+
+/// Reads `EngineNOptions`: `Name=value` settings separated by `;` or new lines. Within a part
+/// without `;`, several settings may also be separated by blanks (`Threads=2 Hash=128`); words
+/// without `=` then belong to the name that follows (`Move Overhead=30`).
+pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for part in text.split([';', '\n']) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        if part.matches('=').count() <= 1 {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("option setting '{part}' is not Name=value"))?;
+            if k.trim().is_empty() {
+                return Err(format!("option setting '{part}' names no option"));
+            }
+            out.push((k.trim().to_string(), v.trim().to_string()));
+            continue;
+        }
+        let mut name_words: Vec<&str> = Vec::new();
+        for word in part.split_whitespace() {
+            match word.split_once('=') {
+                Some((k, v)) => {
+                    name_words.push(k);
+                    let name = name_words.join(" ");
+                    if name.trim().is_empty() {
+                        return Err(format!("option setting '{word}' names no option"));
+                    }
+                    out.push((name, v.to_string()));
+                    name_words.clear();
+                }
+                None => name_words.push(word),
+            }
+        }
+        if !name_words.is_empty() {
+            return Err(format!(
+                "option setting '{}' has no value",
+                name_words.join(" ")
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// One engine from its path, options and name. The path is one program (blanks allowed; a
+/// path given in quotes loses them); the engine runs in its own folder, as GUIs run engines.
+fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<EngineSpec, String> {
+    let mut path = path.trim().to_string();
+    if path.len() >= 2 && path.starts_with('"') && path.ends_with('"') {
+        path = path[1..path.len() - 1].to_string();
+    }
+    if path.is_empty() {
+        return Err(format!("Engine{i}Path is not set"));
+    }
+    let p = Path::new(&path);
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(Path::to_path_buf);
+    // Run by its absolute path, so that the working folder does not change what it names.
+    let program = std::fs::canonicalize(p)
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or(path.clone());
+    let name = if name.trim().is_empty() {
+        p.file_stem()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("engine{i}"))
+    } else {
+        name.trim().to_string()
+    };
+    Ok(EngineSpec {
+        name,
+        argv: vec![program],
+        dir,
+        options: parse_engine_options(options).map_err(|e| format!("Engine{i}Options: {e}"))?,
+        handshake: true,
+        limit: None,
+    })
+}
+
+/// Writes the match's events as JAI lines.
+struct Reporter {
+    out: Out,
+}
+
+impl MatchObserver for Reporter {
+    fn live(&mut self, e: &LiveEvent) {
+        match e {
+            LiveEvent::Started {
+                game_no,
+                names,
+                start_fen,
+            } => {
+                say(
+                    &self.out,
+                    &format!(
+                        "info string game {game_no}: {} (red) vs {} (black)",
+                        names[0], names[1]
+                    ),
+                );
+                say(&self.out, &format!("info fen {start_fen}"));
+            }
+            LiveEvent::Moved { ply, time_ms, .. } => say(
+                &self.out,
+                &format!("info move {} time {time_ms}", view::move_text(ply, None)),
+            ),
+        }
+    }
+
+    fn game(&mut self, f: &GameDone, t: &Tournament) {
+        let r = &f.record;
+        let line = format!("{} reason {}", r.outcome.text(), r.reason.as_str());
+        if f.worker == 0 {
+            say(&self.out, &format!("info result {line}"));
+        }
+        say(
+            &self.out,
+            &format!(
+                "info string game {}: {} vs {}: {line} ({})",
+                f.game_no, r.names[0], r.names[1], r.detail
+            ),
+        );
+        let m = &t.encounters[0].summary;
+        say(
+            &self.out,
+            &format!("info wld {} {} {}", m.wins, m.losses, m.draws),
+        );
+    }
+}
+
+/// A match running on its own thread.
+struct Running {
+    control: MatchControl,
+    handle: JoinHandle<()>,
+}
+
+impl Running {
+    fn finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+}
+
+/// Runs the JAI loop until `quit` or the end of input (which lets a running match finish
+/// first). Never fails on input: bad lines are answered with `info string error: ...`.
+pub fn run(input: impl BufRead, out: Out) {
+    let mut settings = Settings::default();
+    let mut running: Option<Running> = None;
+    for line in input.split(b'\n') {
+        let Ok(bytes) = line else { break };
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim();
+        let mut words = text.split_whitespace();
+        let Some(cmd) = words.next() else { continue };
+        if running.as_ref().is_some_and(Running::finished) {
+            if let Some(r) = running.take() {
+                let _ = r.handle.join();
+            }
+        }
+        match cmd {
+            "jai" => {
+                say(
+                    &out,
+                    &format!("id name jieqi match {}", env!("CARGO_PKG_VERSION")),
+                );
+                say(&out, "id author the jieqi developers");
+                for (name, kind) in OPTIONS {
+                    let line = match *kind {
+                        Kind::Text(d) => format!(
+                            "option name {name} type string default {}",
+                            if d.is_empty() { "<empty>" } else { d }
+                        ),
+                        Kind::Spin(d, lo, hi) => {
+                            format!("option name {name} type spin default {d} min {lo} max {hi}")
+                        }
+                        Kind::Combo(d, vars) => {
+                            let vars: Vec<String> =
+                                vars.iter().map(|v| format!("var {v}")).collect();
+                            format!(
+                                "option name {name} type combo default {d} {}",
+                                vars.join(" ")
+                            )
+                        }
+                    };
+                    say(&out, &line);
+                }
+                say(&out, "jaiok");
+            }
+            "isready" => say(&out, "readyok"),
+            "setoption" => {
+                if running.is_some() {
+                    say(
+                        &out,
+                        "info string error: setoption refused while a match runs (stopmatch first)",
+                    );
+                    continue;
+                }
+                match parse_setoption(text) {
+                    Ok((name, value)) => {
+                        if let Err(e) = settings.set(&name, &value) {
+                            say(&out, &format!("info string error: {e}"));
+                        }
+                    }
+                    Err(e) => say(&out, &format!("info string error: {e}")),
+                }
+            }
+            "startmatch" => {
+                if running.is_some() {
+                    say(&out, "info string error: a match is already running");
+                    continue;
+                }
+                match settings.match_config() {
+                    Ok(cfg) => running = Some(start(cfg, out.clone())),
+                    Err(e) => say(&out, &format!("info string error: {e}")),
+                }
+            }
+            "stopmatch" | "stop" => match running.take() {
+                Some(r) => {
+                    r.control.abort.store(true, Ordering::SeqCst);
+                    let _ = r.handle.join();
+                }
+                None => say(&out, "info string no match is running"),
+            },
+            "quit" => {
+                if let Some(r) = running.take() {
+                    r.control.abort.store(true, Ordering::SeqCst);
+                    let _ = r.handle.join();
+                }
+                return;
+            }
+            _ => say(
+                &out,
+                &format!(
+                    "info string error: unknown command '{}'",
+                    cmd.chars().take(40).collect::<String>()
+                ),
+            ),
+        }
+    }
+    // End of input: the match (if any) plays on to its end.
+    if let Some(r) = running.take() {
+        let _ = r.handle.join();
+    }
+}
+
+/// `setoption name <name...> value <value...>` (the value may be empty or missing).
+fn parse_setoption(line: &str) -> Result<(String, String), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let name_at = words
+        .iter()
+        .position(|&w| w == "name")
+        .ok_or("setoption without 'name'")?;
+    let value_at = words.iter().position(|&w| w == "value");
+    let name_end = value_at.unwrap_or(words.len());
+    if name_end <= name_at + 1 {
+        return Err("setoption names no option".to_string());
+    }
+    let name = words[name_at + 1..name_end].join(" ");
+    // The value is the rest of the line after the word `value`, blanks kept.
+    let value = match value_at {
+        Some(_) => line
+            .split_once(" value")
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default(),
+        None => String::new(),
+    };
+    Ok((name, value))
+}
+
+/// Starts the match on its own thread.
+fn start(cfg: MatchConfig, out: Out) -> Running {
+    let control = MatchControl {
+        live: true,
+        ..MatchControl::default()
+    };
+    let c = control.clone();
+    let handle = thread::spawn(move || {
+        say(
+            &out,
+            &format!(
+                "info string match started: {} vs {}, {}, {} games, {}, concurrency {}",
+                cfg.engines[0].name,
+                cfg.engines[1].name,
+                cfg.variant,
+                cfg.total_games(),
+                cfg.game.limit,
+                cfg.concurrency
+            ),
+        );
+        let mut reporter = Reporter { out: out.clone() };
+        match run_match(&cfg, &c, &mut reporter) {
+            Ok(t) => {
+                for line in t.report(None).lines() {
+                    say(&out, &format!("info string {line}"));
+                }
+                let m = &t.encounters[0].summary;
+                say(
+                    &out,
+                    &format!("info wld {} {} {}", m.wins, m.losses, m.draws),
+                );
+                say(
+                    &out,
+                    if t.interrupted {
+                        "info matchend stopped"
+                    } else {
+                        "info matchend finished"
+                    },
+                );
+            }
+            Err(e) => {
+                say(&out, &format!("info string error: {e}"));
+                say(&out, "info matchend error");
+            }
+        }
+    });
+    Running { control, handle }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_options_forms() {
+        let o = |t: &str| parse_engine_options(t).unwrap();
+        assert_eq!(
+            o("Threads=2;Hash=128"),
+            vec![
+                ("Threads".to_string(), "2".to_string()),
+                ("Hash".to_string(), "128".to_string())
+            ]
+        );
+        assert_eq!(
+            o("Threads=2 Move Overhead=30"),
+            vec![
+                ("Threads".to_string(), "2".to_string()),
+                ("Move Overhead".to_string(), "30".to_string())
+            ]
+        );
+        assert_eq!(
+            o(" Move Overhead = 30 ;\nEvalFile=a b.nnue"),
+            vec![
+                ("Move Overhead".to_string(), "30".to_string()),
+                ("EvalFile".to_string(), "a b.nnue".to_string())
+            ]
+        );
+        assert_eq!(o(""), vec![]);
+        assert!(parse_engine_options("Threads").is_err());
+        assert!(parse_engine_options("=3").is_err());
+        assert!(parse_engine_options("A=1 B").is_err());
+    }
+
+    #[test]
+    fn settings_refuse_bad_values_and_keep_old_ones() {
+        let mut s = Settings::default();
+        s.set("totalrounds", "7").unwrap();
+        assert!(s.set("TotalRounds", "-1").is_err());
+        assert!(s.set("TotalRounds", "x").is_err());
+        assert!(s.set("NoSuch", "1").is_err());
+        assert!(s.set("Variant", "chess").is_err());
+        assert_eq!(s.get("TotalRounds"), "7");
+        s.set("variant", "MANIAC").unwrap();
+        assert_eq!(s.get("Variant"), "maniac");
+        assert!(s.match_config().is_err(), "no engine paths yet");
+        s.set("Engine1Path", "/bin/true").unwrap();
+        s.set("Engine2Path", "/bin/true").unwrap();
+        s.set("MainTimeMs", "0").unwrap();
+        s.set("IncTimeMs", "0").unwrap();
+        assert!(s.match_config().is_err(), "no time");
+        s.set("IncTimeMs", "50").unwrap();
+        let cfg = s.match_config().unwrap();
+        assert_eq!(cfg.pairs, 7);
+        assert_eq!(cfg.variant, Variant::Maniac);
+        assert_eq!(cfg.engines[0].name, "true-1");
+        assert_eq!(
+            cfg.game.limit,
+            Limit::Clock {
+                moves: None,
+                base_ms: 0,
+                inc_ms: 50
+            }
+        );
+    }
+
+    #[test]
+    fn setoption_lines() {
+        assert_eq!(
+            parse_setoption("setoption name Engine1Path value C:/My Engines/x.exe").unwrap(),
+            ("Engine1Path".to_string(), "C:/My Engines/x.exe".to_string())
+        );
+        assert_eq!(
+            parse_setoption("setoption name BookFile value").unwrap(),
+            ("BookFile".to_string(), String::new())
+        );
+        assert!(parse_setoption("setoption value 3").is_err());
+        assert!(parse_setoption("setoption name").is_err());
+    }
+}
