@@ -95,6 +95,8 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
     Jai,
+    /// Fit the evaluation weights to the results of recorded games (logistic regression).
+    Tune(Box<cli::tune::TuneArgs>),
 }
 
 fn parse_mode(s: &str) -> Result<SearchMode, String> {
@@ -102,8 +104,26 @@ fn parse_mode(s: &str) -> Result<SearchMode, String> {
         .ok_or_else(|| format!("unknown mode '{s}' (expected expectimax, pimc or hybrid)"))
 }
 
+/// A tuning experiment: `JIEQI_WEIGHTS=<weight file>` replaces the evaluation weights of this
+/// process (see `jieqi tune`).
+fn install_weights_from_env() -> Result<(), String> {
+    let Some(path) = std::env::var_os("JIEQI_WEIGHTS") else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("JIEQI_WEIGHTS {}: {e}", path.to_string_lossy()))?;
+    let weights = jieqi::search::eval::parse_weights(&text)
+        .map_err(|e| format!("JIEQI_WEIGHTS {}: {e}", path.to_string_lossy()))?;
+    jieqi::search::eval::install_weights(weights);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = install_weights_from_env() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     match cli.command {
         None | Some(Command::Uci) => {
             jieqi::protocol::run_stdio();
@@ -177,6 +197,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => cli::match_cmd::run(*args),
+        Some(Command::Tune(args)) => cli::tune::run(*args),
         Some(Command::Jai) => {
             let out: jieqi::referee::jai::Out =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));

@@ -16,6 +16,7 @@ pub mod bench;
 pub mod match_cmd;
 pub mod perft;
 pub mod show;
+pub mod tune;
 
 use std::io::Write;
 

@@ -1,0 +1,327 @@
+//! `jieqi tune`: fits the evaluation weights to game results by logistic regression.
+//!
+//! Positions come from match records (`jieqi match --out`): every game is replayed with its
+//! deal, and each position an engine moved from (after the first plies, not in check, where the
+//! move played captured nothing) is taken as the public position — face-down pieces unknown, the
+//! pools as both sides see them — with the game's result from Red's point of view. The
+//! evaluation is linear in its weights (`search::eval::features`), so the model is
+//! `P(Red wins) = 1 / (1 + 10^(-K e / 400))` with `e` the weighted sum of the features (times
+//! the no-capture scaling). `K` is fitted first with the starting weights, then the weights by
+//! full-batch Adam on the mean squared error plus an L2 penalty on the change from the starting
+//! weights, and written as a weight file (`JIEQI_WEIGHTS=<file> jieqi ...` plays with it).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use jieqi::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
+use jieqi::referee::json::{self, Json};
+use jieqi::search::eval::{self, w, Weights};
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Match records (JSON Lines from `jieqi match --out`); repeatable.
+    #[arg(long = "records", required = true)]
+    records: Vec<PathBuf>,
+    /// Only games of this variant.
+    #[arg(long, default_value = "jieqi")]
+    variant: Variant,
+    /// Weights to start from (default: the built-in ones).
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// Where to write the fitted weights.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Full-batch iterations.
+    #[arg(long, default_value_t = 400)]
+    iterations: u32,
+    /// Adam step size, in centipawns.
+    #[arg(long, default_value_t = 2.0)]
+    rate: f64,
+    /// Skip the first plies of every game.
+    #[arg(long, default_value_t = 6)]
+    skip_plies: usize,
+    /// L2 penalty per squared centipawn of change from the starting weights (keeps weights the
+    /// data says little about where they were).
+    #[arg(long, default_value_t = 1e-7)]
+    l2: f64,
+    /// Weights to keep fixed (names, comma-separated); `tempo` is always fixed.
+    #[arg(long, value_delimiter = ',')]
+    fixed: Vec<String>,
+}
+
+/// One training position: its features, the no-capture scaling and Red's result.
+struct Sample {
+    features: Vec<f32>,
+    scale: f32,
+    result: f32,
+}
+
+fn piece_of(m: &Json, key: &str) -> Option<Piece> {
+    m.get(key)?
+        .as_str()
+        .and_then(|t| t.chars().next())
+        .and_then(Piece::from_char)
+}
+
+/// The positions of one record (none when it cannot be replayed or did not end on the board).
+fn samples_of(r: &Json, variant: Variant, skip: usize) -> Result<Vec<Sample>, String> {
+    if r.get("variant").and_then(Json::as_str) != Some(variant.name()) {
+        return Ok(Vec::new());
+    }
+    let reason = r.get("reason").and_then(Json::as_str).unwrap_or("");
+    if matches!(
+        reason,
+        "time_forfeit" | "illegal_move" | "crash" | "no_answer" | "start_failure"
+    ) {
+        return Ok(Vec::new());
+    }
+    let result = match r.get("result").and_then(Json::as_str) {
+        Some("1-0") => 1.0,
+        Some("0-1") => 0.0,
+        Some("1/2-1/2") => 0.5,
+        _ => return Err("no result".to_string()),
+    };
+    let start_fen = r
+        .get("start_fen")
+        .and_then(Json::as_str)
+        .ok_or("no start_fen")?;
+    let setup = fen::parse(start_fen).map_err(|e| e.to_string())?;
+    let (mut start, _) = Position::from_setup(&setup, variant).map_err(|e| e.to_string())?;
+    let deal_text = r.get("deal").and_then(Json::as_str).ok_or("no deal")?;
+    if deal_text != "-" {
+        let deal: Option<Vec<Piece>> = deal_text.chars().map(Piece::from_char).collect();
+        if !start.set_deal(&deal.ok_or("bad deal")?) {
+            return Err("the deal does not fit".to_string());
+        }
+    }
+    let mut game = Game::new(start);
+    let limit = variant.no_capture_draw_plies() as f32;
+    let mut out = Vec::new();
+    let moves = r.get("moves").and_then(Json::as_array).ok_or("no moves")?;
+    for (i, m) in moves.iter().enumerate() {
+        let mv = m
+            .get("move")
+            .and_then(Json::as_str)
+            .and_then(Move::parse)
+            .ok_or("bad move")?;
+        let pos = *game.position();
+        let book = m.get("book").and_then(Json::as_bool).unwrap_or(false);
+        let quiet = pos.occupant(mv.to()).is_none() || mv.is_pass();
+        if i >= skip && !book && quiet && !pos.in_check() {
+            let mut public = pos;
+            public.clear_deal();
+            let hm = public.halfmove_clock() as f32;
+            let scale = if hm > limit - 40.0 {
+                ((limit - hm).max(0.0)) / 40.0
+            } else {
+                1.0
+            };
+            out.push(Sample {
+                features: eval::features(&public).iter().map(|&x| x as f32).collect(),
+                scale,
+                result,
+            });
+        }
+        let reveal = Reveal {
+            flip: piece_of(m, "flip"),
+            captured: piece_of(m, "captured"),
+        };
+        game.play(mv, reveal)
+            .map_err(|e| format!("ply {}: {e}", i + 1))?;
+    }
+    Ok(out)
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+fn eval_of(s: &Sample, weights: &[f64]) -> f64 {
+    let dot: f64 = s
+        .features
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| f as f64 * w)
+        .sum();
+    (dot * s.scale as f64).clamp(-eval::EVAL_LIMIT as f64, eval::EVAL_LIMIT as f64)
+}
+
+fn mse(samples: &[Sample], weights: &[f64], k: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (s.result as f64 - sigmoid(k, eval_of(s, weights))).powi(2))
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+/// The L2 penalty of `weights` against `start`.
+fn penalty(weights: &[f64], start: &Weights, l2: f64) -> f64 {
+    l2 * weights
+        .iter()
+        .zip(start.0.iter())
+        .map(|(&x, &s)| (x - s as f64).powi(2))
+        .sum::<f64>()
+}
+
+/// The `K` with the least error, by golden-section search on [0.05, 5].
+fn fit_k(samples: &[Sample], weights: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.05f64, 5.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if mse(samples, weights, c) < mse(samples, weights, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+pub fn run(args: TuneArgs) -> ExitCode {
+    let start = match &args.start {
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| eval::parse_weights(&t))
+        {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(1);
+            }
+        },
+        None => eval::DEFAULT_WEIGHTS.clone(),
+    };
+    let names = eval::weight_names();
+    let mut fixed = [false; w::COUNT];
+    fixed[w::TEMPO] = true;
+    for f in &args.fixed {
+        match names.iter().position(|n| n == f.trim()) {
+            Some(i) => fixed[i] = true,
+            None => {
+                eprintln!("error: --fixed: unknown weight '{f}'");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut samples = Vec::new();
+    let (mut games, mut skipped) = (0u64, 0u64);
+    for path in &args.records {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let parsed =
+                json::parse(line).and_then(|r| samples_of(&r, args.variant, args.skip_plies));
+            match parsed {
+                Ok(s) if !s.is_empty() => {
+                    games += 1;
+                    samples.extend(s);
+                }
+                Ok(_) => skipped += 1,
+                Err(e) => {
+                    eprintln!("warning: {} line {}: {e}", path.display(), n + 1);
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    if samples.is_empty() {
+        eprintln!(
+            "error: no positions of variant {} in the records",
+            args.variant
+        );
+        return ExitCode::from(1);
+    }
+    outln!(
+        "positions {} from {games} games ({skipped} records skipped)",
+        samples.len()
+    );
+    let mut weights: Vec<f64> = start.0.iter().map(|&x| x as f64).collect();
+    let k = fit_k(&samples, &weights);
+    let before = mse(&samples, &weights, k);
+    outln!("K {k:.4}  error with the starting weights {before:.6}");
+
+    // Full-batch Adam.
+    let n = samples.len() as f64;
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let mut m1 = vec![0f64; w::COUNT];
+    let mut m2 = vec![0f64; w::COUNT];
+    let ln10k = std::f64::consts::LN_10 * k / 400.0;
+    for it in 1..=args.iterations {
+        let mut grad = vec![0f64; w::COUNT];
+        for s in &samples {
+            let raw: f64 = s
+                .features
+                .iter()
+                .zip(&weights)
+                .map(|(&f, &w)| f as f64 * w)
+                .sum::<f64>()
+                * s.scale as f64;
+            if raw.abs() >= eval::EVAL_LIMIT as f64 {
+                continue; // clamped: no gradient
+            }
+            let p = sigmoid(k, raw);
+            // d/dw (r - p)^2 = -2 (r - p) p (1 - p) ln10 K/400 * scale * f
+            let g = -2.0 * (s.result as f64 - p) * p * (1.0 - p) * ln10k * s.scale as f64;
+            for (gi, &f) in grad.iter_mut().zip(&s.features) {
+                *gi += g * f as f64;
+            }
+        }
+        for i in 0..w::COUNT {
+            if fixed[i] {
+                continue;
+            }
+            let g = grad[i] / n + 2.0 * args.l2 * (weights[i] - start.0[i] as f64);
+            m1[i] = b1 * m1[i] + (1.0 - b1) * g;
+            m2[i] = b2 * m2[i] + (1.0 - b2) * g * g;
+            let mh = m1[i] / (1.0 - b1.powi(it as i32));
+            let vh = m2[i] / (1.0 - b2.powi(it as i32));
+            weights[i] -= args.rate * mh / (vh.sqrt() + eps);
+        }
+        if it % 50 == 0 || it == args.iterations {
+            outln!(
+                "iteration {it}  error {:.6}  penalty {:.6}",
+                mse(&samples, &weights, k),
+                penalty(&weights, &start, args.l2)
+            );
+        }
+    }
+    let tuned = Weights(std::array::from_fn(|i| weights[i].round() as i32));
+    let rounded: Vec<f64> = tuned.0.iter().map(|&x| x as f64).collect();
+    outln!(
+        "error {before:.6} -> {:.6} (rounded weights)",
+        mse(&samples, &rounded, k)
+    );
+    for ((name, old), new) in names.iter().zip(start.0.iter()).zip(tuned.0.iter()) {
+        if old != new {
+            outln!("  {name:<22} {old:>6} -> {new:>6}");
+        }
+    }
+    let text = format!(
+        "# jieqi tune: {} positions, {games} games, K {k:.4}, error {before:.6} -> {:.6}\n{}",
+        samples.len(),
+        mse(&samples, &rounded, k),
+        eval::format_weights(&tuned)
+    );
+    match &args.out {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, text) {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(1);
+            }
+            outln!("weights written to {}", p.display());
+        }
+        None => outln!("{}", text.trim_end()),
+    }
+    ExitCode::SUCCESS
+}
