@@ -237,6 +237,11 @@ impl Engine {
         }
     }
 
+    /// The process id of the engine (for reading `/proc/<pid>/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn is_alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }

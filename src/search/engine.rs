@@ -48,7 +48,10 @@ impl Engine {
         }
         self.wait();
         if options.hash_mb != self.options.hash_mb {
-            // Free the old table first so that resizing does not need both at once.
+            // Free the old table first so that resizing does not need both at once. The last
+            // search's shared state holds the table too: drop it, or the old table would live
+            // on (until the next search) beside the new one.
+            self.current = None;
             self.tt = Arc::new(Tt::new(1));
             match Tt::try_new(options.hash_mb) {
                 Ok(tt) => self.tt = Arc::new(tt),
@@ -176,5 +179,35 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Position, Variant};
+
+    #[test]
+    fn resizing_the_table_frees_the_old_one_first() {
+        let mut engine = Engine::new(Options {
+            hash_mb: 2,
+            ..Options::default()
+        });
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        engine.search_blocking(Root::new(Position::startpos(Variant::Jieqi)), limits);
+        let old = Arc::downgrade(&engine.tt);
+        let bigger = Options {
+            hash_mb: 4,
+            ..engine.options().clone()
+        };
+        engine
+            .set_options(bigger)
+            .expect("idle engine takes options");
+        // Nothing may keep the old table alive beside the new one (the last search did).
+        assert!(old.upgrade().is_none(), "the old table is still allocated");
+        assert_eq!(engine.tt.bytes(), 4 << 20);
     }
 }
