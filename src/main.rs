@@ -91,7 +91,9 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Play an engine-versus-engine match, refereed on the true position.
+    /// Play an engine-versus-engine match, refereed on the true position. An option given twice
+    /// takes its last value (scripts pass defaults first).
+    #[command(args_override_self = true)]
     Match(Box<cli::match_cmd::MatchArgs>),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
     Jai,
@@ -118,9 +120,21 @@ fn install_weights_from_env() -> Result<(), String> {
     Ok(())
 }
 
+/// A strength experiment: `JIEQI_EXPERIMENT="star1=off,order=off,..."` turns search choices
+/// off for this process (see `search::types::Experiment`).
+fn install_experiment_from_env() -> Result<(), String> {
+    let Some(text) = std::env::var_os("JIEQI_EXPERIMENT") else {
+        return Ok(());
+    };
+    let e = jieqi::search::types::Experiment::parse(&text.to_string_lossy())
+        .map_err(|e| format!("JIEQI_EXPERIMENT: {e}"))?;
+    jieqi::search::types::install_experiment(e);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = install_weights_from_env() {
+    if let Err(e) = install_weights_from_env().and_then(|_| install_experiment_from_env()) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }

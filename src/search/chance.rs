@@ -168,11 +168,13 @@ impl<'a> Searcher<'a> {
         }
         let variant = pos.variant();
         let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
-        order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
+        if self.shared.experiment.order_outcomes {
+            order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
+        }
         let total = outcomes.total_weight() as f64;
         let agg = self.shared.aggregation;
 
-        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
+        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT || !self.shared.experiment.star1 {
             // A window at the edge of the evaluation's range: only mates in every outcome can
             // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
             let mut vals = Vec::with_capacity(order.len());
@@ -304,7 +306,12 @@ impl<'a> Searcher<'a> {
                     (ca, cb)
                 };
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
-                let d = if !pv_node && i > 0 && depth >= 3 && !self.shared.pure {
+                let d = if !pv_node
+                    && i > 0
+                    && depth >= 3
+                    && !self.shared.pure
+                    && self.shared.experiment.reduce_outcomes
+                {
                     depth - 1
                 } else {
                     depth

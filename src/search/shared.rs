@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::chance::Aggregation;
 use super::tt::Tt;
+use super::types::Experiment;
 
 pub struct Shared {
     pub tt: Arc<Tt>,
@@ -31,6 +32,8 @@ pub struct Shared {
     /// identity); otherwise such a capture leaves the pool unchanged (the same expectation for
     /// later flips, without the knowledge).
     pub learn_captures: bool,
+    /// Switches for strength experiments (all on in normal play).
+    pub experiment: Experiment,
 }
 
 impl Shared {
@@ -44,10 +47,11 @@ impl Shared {
             hard_ms: AtomicU64::new(u64::MAX),
             clock_base_ms: AtomicU64::new(0),
             pondering,
-            aggregation: Aggregation::default(),
+            aggregation: super::types::experiment().aggregation,
             pure: false,
             qs_flip_limit: 0,
             learn_captures: true,
+            experiment: super::types::experiment(),
         }
     }
 

@@ -36,7 +36,8 @@ pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> 
     let time = time?.max(0) as u64;
     let inc = inc.unwrap_or(0).max(0) as u64;
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let moves_left = limits.movestogo.map_or(28, |m| m.clamp(1, 60)) as u64;
+    let default_moves = super::types::experiment().moves_to_go;
+    let moves_left = limits.movestogo.map_or(default_moves, |m| m.clamp(1, 60)) as u64;
     if moves_left == 1 {
         // The last move before the control: this much at most.
         let t = usable.saturating_sub(usable / 20).max(1);
@@ -57,6 +58,9 @@ pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> 
 /// flips a piece and how the score moved since the last iteration (centipawns, negative = drop).
 pub fn stretch(best_is_flip: bool, score_change: i32) -> f64 {
     let mut f = 1.0;
+    if !super::types::experiment().stretch {
+        return f;
+    }
     if best_is_flip {
         f *= 1.3;
     }

@@ -73,6 +73,91 @@ impl SearchMode {
     }
 }
 
+/// Switches for strength experiments: each search choice can be turned off to measure what it
+/// is worth in matches (`docs/strength.md`). Normal play uses [`Experiment::default`]; a process
+/// can install other values once, before its first search (`JIEQI_EXPERIMENT`, see
+/// `protocol.md` section 5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Experiment {
+    /// Star1 windows at chance nodes (off: every outcome searched with a full window).
+    pub star1: bool,
+    /// Outcomes searched in order of weight times value (off: pool order).
+    pub order_outcomes: bool,
+    /// Outcomes after the heaviest searched one ply shallower off the PV.
+    pub reduce_outcomes: bool,
+    /// How chance nodes average their outcomes.
+    pub aggregation: super::chance::Aggregation,
+    /// Moves to go assumed when the clock does not say.
+    pub moves_to_go: u32,
+    /// Longer thinking when the best move flips or the score drops.
+    pub stretch: bool,
+}
+
+impl Default for Experiment {
+    fn default() -> Experiment {
+        Experiment {
+            star1: true,
+            order_outcomes: true,
+            reduce_outcomes: true,
+            aggregation: super::chance::Aggregation::ExpectedScore,
+            moves_to_go: 28,
+            stretch: true,
+        }
+    }
+}
+
+impl Experiment {
+    /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
+    /// `stretch` (`on`/`off`), `aggregation` (`units`/`cp`), `movestogo` (1..=100).
+    pub fn parse(text: &str) -> Result<Experiment, String> {
+        let mut e = Experiment::default();
+        for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
+            let (k, v) = word
+                .split_once('=')
+                .ok_or_else(|| format!("'{word}' is not key=value"))?;
+            let on = || match v {
+                "on" | "true" | "1" => Ok(true),
+                "off" | "false" | "0" => Ok(false),
+                _ => Err(format!("{k}: '{v}' is not on or off")),
+            };
+            match k {
+                "star1" => e.star1 = on()?,
+                "order" => e.order_outcomes = on()?,
+                "reduce" => e.reduce_outcomes = on()?,
+                "stretch" => e.stretch = on()?,
+                "aggregation" => {
+                    e.aggregation = match v {
+                        "units" => super::chance::Aggregation::ExpectedScore,
+                        "cp" => super::chance::Aggregation::Centipawns,
+                        _ => return Err(format!("aggregation: '{v}' is not units or cp")),
+                    }
+                }
+                "movestogo" => {
+                    e.moves_to_go = v
+                        .parse()
+                        .ok()
+                        .filter(|m| (1..=100).contains(m))
+                        .ok_or_else(|| format!("movestogo: '{v}' is not 1..100"))?
+                }
+                _ => return Err(format!("unknown experiment switch '{k}'")),
+            }
+        }
+        Ok(e)
+    }
+}
+
+static EXPERIMENT: once_cell::sync::OnceCell<Experiment> = once_cell::sync::OnceCell::new();
+
+/// Installs experiment switches for this process; only once (later calls return `false`).
+pub fn install_experiment(e: Experiment) -> bool {
+    EXPERIMENT.set(e).is_ok()
+}
+
+/// The experiment switches in use.
+pub fn experiment() -> Experiment {
+    EXPERIMENT.get().copied().unwrap_or_default()
+}
+
 /// Engine settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -152,4 +237,31 @@ pub enum Report {
         best: Option<Move>,
         ponder: Option<Move>,
     },
+}
+
+#[cfg(test)]
+mod experiment_tests {
+    use super::*;
+
+    #[test]
+    fn experiment_switches_parse_and_refuse_bad_words() {
+        assert_eq!(Experiment::parse("").unwrap(), Experiment::default());
+        let e = Experiment::parse(
+            "star1=off, order=off reduce=0,aggregation=cp,movestogo=20,stretch=off",
+        )
+        .unwrap();
+        assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
+        assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
+        assert_eq!(e.moves_to_go, 20);
+        for bad in [
+            "star1",
+            "star1=maybe",
+            "movestogo=0",
+            "movestogo=x",
+            "aggregation=mean",
+            "x=1",
+        ] {
+            assert!(Experiment::parse(bad).is_err(), "{bad}");
+        }
+    }
 }
