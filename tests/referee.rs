@@ -251,6 +251,18 @@ fn sprt_worked_examples() {
         SprtVerdict::AcceptH0
     );
     assert_eq!(t.llr_pentanomial(&[0; 5]), 0.0);
+    // One pair scored 1 of 2 points: the approximation alone would decide at once, the
+    // minimum number of pairs does not.
+    let one = [0, 1, 0, 0, 0];
+    let t20 = Sprt::parse("elo0=0 elo1=20").unwrap();
+    assert_eq!(t20.verdict(t20.llr_pentanomial(&one)), SprtVerdict::AcceptH0);
+    assert_eq!(t20.decide(&one).1, SprtVerdict::Continue);
+    assert_eq!(t.min_pairs, 10);
+    assert_eq!(t.decide(&[10, 0, 0, 0, 0]).1, SprtVerdict::AcceptH0);
+    assert_eq!(t.decide(&[9, 0, 0, 0, 0]).1, SprtVerdict::Continue);
+    let t3 = Sprt::parse("elo0=0 elo1=5 minpairs=3").unwrap();
+    assert_eq!(t3.decide(&[3, 0, 0, 0, 0]).1, SprtVerdict::AcceptH0);
+    assert!(Sprt::parse("elo0=0 elo1=5 minpairs=-1").is_err());
     assert!(Sprt::parse("elo0=5 elo1=0").is_err());
     assert!(Sprt::parse("elo1=5").is_err());
     assert!(Sprt::parse("elo0=0 elo1=5 gamma=1").is_err());

@@ -648,9 +648,12 @@ pub fn run_match(
         if let Some(other) = half_pairs.remove(&(f.encounter, f.pair)) {
             let cell = ((other + pts) * 2.0).round() as usize;
             summary.pairs[cell.min(4)] += 1;
-            if let Some(test) = &cfg.sprt {
-                let llr = test.llr_pentanomial(&summary.pairs);
-                let v = test.verdict(llr);
+            // Once decided, the verdict stands (pairs still running are counted, not tested).
+            let decided = summary
+                .sprt
+                .is_some_and(|(_, v)| v != SprtVerdict::Continue);
+            if let (Some(test), false) = (&cfg.sprt, decided) {
+                let (llr, v) = test.decide(&summary.pairs);
                 summary.sprt = Some((llr, v));
                 if v != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
                     t.stopped_early = next.load(Ordering::SeqCst) < items;

@@ -154,7 +154,14 @@ pub struct Sprt {
     pub alpha: f64,
     pub beta: f64,
     pub model: EloModel,
+    /// No decision before this many complete pairs: with a handful of pairs the normal
+    /// approximation's variance is meaningless (one pair scored 1 of 2 points would "decide" a
+    /// 0-vs-20 Elo test at once).
+    pub min_pairs: u64,
 }
+
+/// Default of [`Sprt::min_pairs`].
+pub const SPRT_MIN_PAIRS: u64 = 10;
 
 /// What an SPRT says after the pairs so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,9 +174,9 @@ pub enum SprtVerdict {
 }
 
 impl Sprt {
-    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic|normalized]` (words in any
-    /// order, separated by blanks or commas; alpha and beta default to 0.05, the model to
-    /// logistic).
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic|normalized] [minpairs=10]`
+    /// (words in any order, separated by blanks or commas; alpha and beta default to 0.05, the
+    /// model to logistic, the minimum number of pairs before a decision to 10).
     pub fn parse(text: &str) -> Result<Sprt, String> {
         let mut s = Sprt {
             elo0: f64::NAN,
@@ -177,6 +184,7 @@ impl Sprt {
             alpha: 0.05,
             beta: 0.05,
             model: EloModel::Logistic,
+            min_pairs: SPRT_MIN_PAIRS,
         };
         for word in text.split(|c: char| c.is_whitespace() || c == ',') {
             if word.is_empty() {
@@ -196,6 +204,11 @@ impl Sprt {
                 "elo1" => s.elo1 = num()?,
                 "alpha" => s.alpha = num()?,
                 "beta" => s.beta = num()?,
+                "minpairs" => {
+                    s.min_pairs = v
+                        .parse()
+                        .map_err(|_| format!("sprt: minpairs '{v}' is not a whole number"))?
+                }
                 "model" => {
                     s.model = match v.to_ascii_lowercase().as_str() {
                         "logistic" => EloModel::Logistic,
@@ -270,6 +283,16 @@ impl Sprt {
     /// LLR from wins, draws and losses (games taken as independent).
     pub fn llr_wdl(&self, wins: u64, draws: u64, losses: u64) -> f64 {
         self.llr_of(&[1.0, 0.5, 0.0], &[wins, draws, losses], 1.0)
+    }
+
+    /// The LLR of the pairs so far and the verdict, which is `Continue` before
+    /// [`Sprt::min_pairs`] complete pairs.
+    pub fn decide(&self, pairs: &[u64; 5]) -> (f64, SprtVerdict) {
+        let llr = self.llr_pentanomial(pairs);
+        if pairs.iter().sum::<u64>() < self.min_pairs {
+            return (llr, SprtVerdict::Continue);
+        }
+        (llr, self.verdict(llr))
     }
 
     pub fn verdict(&self, llr: f64) -> SprtVerdict {
