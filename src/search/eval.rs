@@ -464,7 +464,7 @@ pub fn terms(pos: &Position) -> Terms {
     score += wt[w::TEMPO];
     let hm = pos.halfmove_clock() as i32;
     let limit = variant.no_capture_draw_plies() as i32;
-    if hm > limit - 40 {
+    if hm > limit - 40 && super::types::experiment().draw_scaling {
         score = score * (limit - hm).max(0) / 40;
     }
     t.total = score;

@@ -91,6 +91,8 @@ pub struct Experiment {
     pub moves_to_go: u32,
     /// Longer thinking when the best move flips or the score drops.
     pub stretch: bool,
+    /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
+    pub draw_scaling: bool,
 }
 
 impl Default for Experiment {
@@ -102,13 +104,14 @@ impl Default for Experiment {
             aggregation: super::chance::Aggregation::ExpectedScore,
             moves_to_go: 28,
             stretch: true,
+            draw_scaling: true,
         }
     }
 }
 
 impl Experiment {
     /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch` (`on`/`off`), `aggregation` (`units`/`cp`), `movestogo` (1..=100).
+    /// `stretch`, `drawscale` (`on`/`off`), `aggregation` (`units`/`cp`), `movestogo` (1..=100).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
         for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
@@ -125,6 +128,7 @@ impl Experiment {
                 "order" => e.order_outcomes = on()?,
                 "reduce" => e.reduce_outcomes = on()?,
                 "stretch" => e.stretch = on()?,
+                "drawscale" => e.draw_scaling = on()?,
                 "aggregation" => {
                     e.aggregation = match v {
                         "units" => super::chance::Aggregation::ExpectedScore,
@@ -251,6 +255,7 @@ mod experiment_tests {
         )
         .unwrap();
         assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
+        assert!(!Experiment::parse("drawscale=off").unwrap().draw_scaling);
         assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
         assert_eq!(e.moves_to_go, 20);
         for bad in [
