@@ -815,7 +815,8 @@ impl Position {
                 self.take(to);
                 self.halfmove = 0;
             } else {
-                self.halfmove += 1;
+                // Saturating: a FEN may give any counter up to u32::MAX.
+                self.halfmove = self.halfmove.saturating_add(1);
             }
             let cell = self.take(from);
             if cell & HIDDEN != 0 {
@@ -838,10 +839,10 @@ impl Position {
                 self.put(to, cell);
             }
         } else {
-            self.halfmove += 1;
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = !us;
         self.hash ^= zobrist::SIDE;

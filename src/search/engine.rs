@@ -105,14 +105,32 @@ impl Engine {
             let report = move |r: Report| {
                 let _ = tx.send(r);
             };
-            let out = driver::run(&root, &limits, &options, &shared, &report);
+            // A bug that panics in the search must not leave the caller waiting for ever:
+            // the search then answers with a legal move and says what happened.
+            let run = std::panic::AssertUnwindSafe(|| {
+                driver::run(&root, &limits, &options, &shared, &report)
+            });
+            let (best, ponder) = match std::panic::catch_unwind(run) {
+                Ok(out) => (out.best, out.ponder),
+                Err(_) => {
+                    let moves = root.position.legal_move_list();
+                    let best = moves
+                        .as_slice()
+                        .iter()
+                        .copied()
+                        .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+                        .or_else(|| moves.as_slice().first().copied());
+                    let _ = reports.send(Report::Text(
+                        "error: internal error in the search; answering with a legal move"
+                            .to_string(),
+                    ));
+                    (best, None)
+                }
+            };
             // Clear the flag before the final report so that a caller who has read `Done`
             // can start the next search at once.
             searching.store(false, Ordering::SeqCst);
-            let _ = reports.send(Report::Done {
-                best: out.best,
-                ponder: out.ponder,
-            });
+            let _ = reports.send(Report::Done { best, ponder });
         }));
         Ok(())
     }
