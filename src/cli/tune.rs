@@ -26,7 +26,7 @@ pub struct TuneArgs {
     /// Only games of this variant.
     #[arg(long, default_value = "jieqi")]
     variant: Variant,
-    /// Weights to start from (default: the built-in ones).
+    /// Weights to start from (default: the built-in ones of the variant).
     #[arg(long)]
     start: Option<PathBuf>,
     /// Where to write the fitted weights.
@@ -192,7 +192,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         },
-        None => eval::DEFAULT_WEIGHTS.clone(),
+        None => eval::weights(args.variant).clone(),
     };
     let names = eval::weight_names();
     let mut fixed = [false; w::COUNT];

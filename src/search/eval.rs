@@ -127,7 +127,8 @@ pub fn weight_names() -> Vec<String> {
     names
 }
 
-/// The built-in weights.
+/// The hand-set weights of the first complete version: the built-in weights of Maniac and
+/// Xiangqi.
 pub const DEFAULT_WEIGHTS: Weights = Weights([
     // value_j: A B N R C P
     243, 218, 616, 1080, 769, 149, //
@@ -156,6 +157,73 @@ pub const DEFAULT_WEIGHTS: Weights = Weights([
     // king safety penalties (negative: they count against the king's side)
     -30, -8, -40, -25, -5, -15,
 ]);
+
+/// The built-in weights of Jieqi: [`DEFAULT_WEIGHTS`] fitted by `jieqi tune` to 1,076 self-play
+/// games (docs/strength.md, "Evaluation tuning"); filled in by name below.
+pub static JIEQI_WEIGHTS: Lazy<Weights> =
+    Lazy::new(|| parse_weights(JIEQI_TUNED).expect("the built-in Jieqi weights read"));
+
+/// `jieqi tune --records jieqi-1.jsonl --iterations 300 --l2 1e-6` (66,009 positions, K 0.1489,
+/// error 0.116761 -> 0.107354), as it wrote them.
+const JIEQI_TUNED: &str = "\
+value_j_advisor 247
+value_j_elephant 221
+value_j_horse 618
+value_j_chariot 1087
+value_j_cannon 767
+value_j_pawn 156
+value_x_advisor 200
+value_x_elephant 200
+value_x_horse 420
+value_x_chariot 950
+value_x_cannon 470
+value_x_pawn 90
+hidden_value_advisor 239
+hidden_value_elephant 215
+hidden_value_horse 611
+hidden_value_chariot 1078
+hidden_value_cannon 763
+hidden_value_pawn 144
+hidden_role_advisor -3
+hidden_role_elephant -1
+hidden_role_horse 6
+hidden_role_chariot 32
+hidden_role_cannon 25
+hidden_role_pawn -4
+mobility_horse 11
+mobility_chariot 42
+mobility_cannon -7
+pawn_crossed_j 63
+pawn_crossed_x 70
+pawn_near 16
+pawn_last 12
+pawn_off_centre -3
+pawn_advance 16
+horse_base 14
+horse_off_centre -1
+horse_advance_mid 9
+horse_advance 4
+rook_crossed 24
+rook_advance 10
+rook_centre 9
+cannon_centre 18
+cannon_side 4
+cannon_off_centre -5
+cannon_home 3
+king_advance -13
+king_off_centre -2
+guard_x 6
+guard_x_off_centre -2
+advisor_home 9
+elephant_home 8
+tempo 12
+ks_rook_open -30
+ks_rook_far -8
+ks_cannon_screen -40
+ks_cannon_near -25
+ks_cannon_far -5
+ks_near -20
+";
 
 static INSTALLED: OnceCell<Weights> = OnceCell::new();
 
@@ -202,10 +270,14 @@ pub fn format_weights(weights: &Weights) -> String {
         .collect()
 }
 
-/// The weights in use.
+/// The weights in use for `variant`: installed ones (all variants), else the built-in ones.
 #[inline(always)]
-pub fn weights() -> &'static Weights {
-    INSTALLED.get().unwrap_or(&DEFAULT_WEIGHTS)
+pub fn weights(variant: Variant) -> &'static Weights {
+    match INSTALLED.get() {
+        Some(w) => w,
+        None if variant == Variant::Jieqi => &JIEQI_WEIGHTS,
+        None => &DEFAULT_WEIGHTS,
+    }
 }
 
 /// The evaluation split into its terms (Red minus Black, centipawns), for display.
@@ -236,16 +308,16 @@ pub fn piece_value(variant: Variant, role: Role) -> i32 {
         Variant::Xiangqi => w::VALUE_X,
         _ => w::VALUE_J,
     };
-    weights().0[base + role_slot(role)]
+    weights(variant).0[base + role_slot(role)]
 }
 
 /// Value of a face-down piece's identity.
 #[inline(always)]
-fn hidden_identity_value(role: Role) -> i32 {
+fn hidden_identity_value(variant: Variant, role: Role) -> i32 {
     if role == Role::King {
         return 0;
     }
-    weights().0[w::HIDDEN_VALUE + role_slot(role)]
+    weights(variant).0[w::HIDDEN_VALUE + role_slot(role)]
 }
 
 /// Ranks advanced from the owner's side: 0 on its back rank, 9 on the far one.
@@ -349,7 +421,7 @@ fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> 
 fn square_value(variant: Variant, p: Piece, sq: Square) -> i32 {
     square_features(variant, p, sq)
         .iter()
-        .map(|&(i, v)| weights().0[i] * v)
+        .map(|&(i, v)| weights(variant).0[i] * v)
         .sum()
 }
 
@@ -371,7 +443,8 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
         if variant != Variant::Maniac && piece.color != controller {
             continue;
         }
-        sum += (sign(piece.color) * hidden_identity_value(piece.role)) as i64 * count as i64;
+        sum +=
+            (sign(piece.color) * hidden_identity_value(variant, piece.role)) as i64 * count as i64;
         n += count as i64;
     }
     if n == 0 {
@@ -381,11 +454,12 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
     (sum / n) as i32
 }
 
-/// Square values of revealed pieces, `[xiangqi?][piece index][square]`, built once from the
+/// Square values of revealed pieces, `[variant][piece index][square]`, built once from the
 /// weights in use.
-static SQUARE_TABLE: Lazy<Box<[[[i32; 90]; 14]; 2]>> = Lazy::new(|| {
-    let mut t = Box::new([[[0i32; 90]; 14]; 2]);
-    for (x, variant) in [Variant::Jieqi, Variant::Xiangqi].into_iter().enumerate() {
+static SQUARE_TABLE: Lazy<Box<[[[i32; 90]; 14]; 3]>> = Lazy::new(|| {
+    let mut t = Box::new([[[0i32; 90]; 14]; 3]);
+    for variant in [Variant::Jieqi, Variant::Maniac, Variant::Xiangqi] {
+        let x = table_index(variant);
         for i in 0..14 {
             let p = Piece::from_index(i);
             for sq in Square::all() {
@@ -396,13 +470,22 @@ static SQUARE_TABLE: Lazy<Box<[[[i32; 90]; 14]; 2]>> = Lazy::new(|| {
     t
 });
 
+#[inline(always)]
+fn table_index(variant: Variant) -> usize {
+    match variant {
+        Variant::Jieqi => 0,
+        Variant::Maniac => 1,
+        Variant::Xiangqi => 2,
+    }
+}
+
 /// The evaluation terms.
 pub fn terms(pos: &Position) -> Terms {
     let variant = pos.variant();
     let occ = pos.occupied();
     let hidden = pos.hidden();
-    let table = &SQUARE_TABLE[(variant == Variant::Xiangqi) as usize];
-    let wt = &weights().0;
+    let table = &SQUARE_TABLE[table_index(variant)];
+    let wt = &weights(variant).0;
     let mut t = Terms::default();
     let mut hidden_value = [0i32; 2];
     if hidden.any() {
@@ -440,7 +523,7 @@ pub fn terms(pos: &Position) -> Terms {
                             identity: Some(p), ..
                         }) = pos.occupant(sq)
                         {
-                            t.hidden += sign(p.color) * hidden_identity_value(p.role);
+                            t.hidden += sign(p.color) * hidden_identity_value(variant, p.role);
                         }
                     }
                 } else {
@@ -640,7 +723,7 @@ mod tests {
             + t.hidden
             + t.mobility
             + t.king_safety
-            + sign(pos.side_to_move()) * weights().0[w::TEMPO]
+            + sign(pos.side_to_move()) * weights(pos.variant()).0[w::TEMPO]
     }
 
     #[test]
@@ -652,7 +735,8 @@ mod tests {
                 let mut pos = Position::startpos(variant);
                 for _ply in 0..80 {
                     let f = features(&pos);
-                    let sum: f64 = (0..w::COUNT).map(|i| f[i] * weights().0[i] as f64).sum();
+                    let wt = &weights(variant).0;
+                    let sum: f64 = (0..w::COUNT).map(|i| f[i] * wt[i] as f64).sum();
                     // The evaluation rounds each controller's expected face-down value down.
                     let slack = pos.hidden().count() as f64 + 1e-6;
                     let e = red_view(&pos) as f64;
