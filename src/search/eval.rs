@@ -780,4 +780,14 @@ mod tests {
         assert!(parse_weights("nosuch 3").is_err());
         assert!(parse_weights("tempo 3 4").is_err());
     }
+
+    #[test]
+    fn the_weight_files_in_docs_are_the_built_in_weights() {
+        let handset = include_str!("../../docs/weights/handset.txt");
+        assert_eq!(parse_weights(handset).unwrap(), DEFAULT_WEIGHTS);
+        let tuned = include_str!("../../docs/weights/jieqi-tuned-1.txt");
+        assert_eq!(parse_weights(tuned).unwrap(), *JIEQI_WEIGHTS);
+        assert_eq!(weights(Variant::Maniac), &DEFAULT_WEIGHTS);
+        assert_eq!(weights(Variant::Xiangqi), &DEFAULT_WEIGHTS);
+    }
 }
