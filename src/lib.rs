@@ -2,6 +2,8 @@
 //!
 //! Layers, innermost first: [`core`] (rules, no I/O).
 
+#![forbid(unsafe_code)]
+
 pub mod belief;
 pub mod core;
 pub mod protocol;

@@ -1,5 +1,7 @@
 //! The `jieqi` binary: with no arguments, the protocol loop on stdin; otherwise a subcommand.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 
 use std::process::ExitCode;

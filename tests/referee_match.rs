@@ -258,6 +258,41 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 }
 
 #[test]
+fn an_engine_that_floods_its_output_still_plays() {
+    if !python_available() {
+        return;
+    }
+    // Info lines without pause from its second search on, between searches too: the runner
+    // reads past them to each bestmove, and the engine's own full pipe holds it back while
+    // the other side thinks.
+    let records = faulty_match("flood", "--mode flood --at 2", &["--depth", "1"]);
+    for r in &records {
+        assert!(
+            !jieqi::referee::Reason::parse(s(r, "reason"))
+                .unwrap()
+                .is_failure(),
+            "{}",
+            s(r, "detail")
+        );
+        assert!(r.get("plies").unwrap().as_i64().unwrap() > 4);
+    }
+}
+
+#[test]
+fn half_a_line_then_exit_loses() {
+    if !python_available() {
+        return;
+    }
+    // `bestmove` and two characters, no newline, then the process exits: the runner reads
+    // what came as the engine's last line, an unreadable move, and records the loss.
+    let records = faulty_match("partial", "--mode partial --at 2", &["--depth", "1"]);
+    assert_bad_lost(&records, "illegal_move");
+    for r in &records {
+        assert!(s(r, "detail").contains("not a move"), "{}", s(r, "detail"));
+    }
+}
+
+#[test]
 fn a_hang_is_no_answer() {
     if !python_available() {
         return;

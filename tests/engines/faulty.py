@@ -16,6 +16,9 @@ except that, from the K-th `go` on (default 1), MODE does this:
     badword  answers the K-th go with `bestmove zz9z`
     garbage  prints junk before every answer (bytes that are not UTF-8, a 100 kB line, broken
              info lines, blank lines) and otherwise plays normally
+    flood    from the K-th go on, prints info lines without pause, between searches too, and
+             otherwise plays normally
+    partial  answers the K-th go with half a bestmove line (no newline) and exits
 
 --log FILE appends every line received from the runner to FILE.
 """
@@ -64,6 +67,10 @@ def main():
         for raw in child.stdout:
             line = raw.decode("utf-8", "replace").rstrip("\n")
             if line.startswith("bestmove") and state["go"] >= at:
+                if mode == "partial":
+                    write(("bestmove " + line.split()[1][:2]).encode())
+                    time.sleep(0.2)
+                    os._exit(1)
                 if mode == "slow":
                     time.sleep(sleep_ms / 1000.0)
                 elif mode == "illegal":
@@ -72,7 +79,19 @@ def main():
                     line = "bestmove zz9z"
             write((line + "\n").encode())
 
+    def flood():
+        n = 0
+        pad = "x" * 150
+        while True:
+            if state["go"] >= at:
+                n += 1
+                write(("info string flood %d %s\n" % (n, pad)).encode())
+            else:
+                time.sleep(0.001)
+
     threading.Thread(target=pump, daemon=True).start()
+    if mode == "flood":
+        threading.Thread(target=flood, daemon=True).start()
     logf = open(log, "a") if log else None
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8", "replace").rstrip("\r\n")
