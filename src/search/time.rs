@@ -1,8 +1,9 @@
 //! Time management: how long to think for a move.
 //!
 //! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
-//! (stop starting new iterations after it, stretched when the best move is a risky flip or the
-//! score drops) and a hard limit (the search is stopped there). Both leave the move overhead
+//! (stop starting new iterations after it; with the `stretch` experiment switch, stretched when
+//! the best move is a risky flip or the score drops) and a hard limit (the search is stopped
+//! there). Both leave the move overhead
 //! unspent, and the hard limit never exceeds what is on the clock. Negative clocks count as zero.
 
 use crate::core::Color;
