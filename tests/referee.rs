@@ -255,7 +255,10 @@ fn sprt_worked_examples() {
     // minimum number of pairs does not.
     let one = [0, 1, 0, 0, 0];
     let t20 = Sprt::parse("elo0=0 elo1=20").unwrap();
-    assert_eq!(t20.verdict(t20.llr_pentanomial(&one)), SprtVerdict::AcceptH0);
+    assert_eq!(
+        t20.verdict(t20.llr_pentanomial(&one)),
+        SprtVerdict::AcceptH0
+    );
     assert_eq!(t20.decide(&one).1, SprtVerdict::Continue);
     assert_eq!(t.min_pairs, 10);
     assert_eq!(t.decide(&[10, 0, 0, 0, 0]).1, SprtVerdict::AcceptH0);
