@@ -93,8 +93,9 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Play an engine-versus-engine match, refereed on the true position. An option given twice
-    /// takes its last value (scripts pass defaults first).
+    /// Play an engine-versus-engine match, refereed on the true position.
+    ///
+    /// An option given twice takes its last value (scripts pass defaults first).
     #[command(args_override_self = true)]
     Match(Box<cli::match_cmd::MatchArgs>),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
