@@ -541,7 +541,9 @@ mod tests {
         assert_eq!(o(""), vec![]);
         assert!(parse_engine_options("Threads").is_err());
         assert!(parse_engine_options("=3").is_err());
-        assert!(parse_engine_options("A=1 B").is_err());
+        // One setting per part keeps blanks in its value; several need a name after each blank.
+        assert_eq!(o("A=1 B"), vec![("A".to_string(), "1 B".to_string())]);
+        assert!(parse_engine_options("A=1 B=2 C").is_err());
     }
 
     #[test]
