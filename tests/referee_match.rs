@@ -230,6 +230,20 @@ fn faulty_match(test: &str, proxy_args: &str, extra_args: &[&str]) -> Vec<Json> 
     records
 }
 
+/// Every game ended without an engine failure, after more than four plies.
+fn assert_played_out(records: &[Json]) {
+    for r in records {
+        assert!(
+            !jieqi::referee::Reason::parse(s(r, "reason"))
+                .unwrap()
+                .is_failure(),
+            "{}",
+            s(r, "detail")
+        );
+        assert!(r.get("plies").unwrap().as_i64().unwrap() > 4);
+    }
+}
+
 fn assert_bad_lost(records: &[Json], reason: &str) {
     for r in records {
         assert_eq!(s(r, "reason"), reason, "{}", s(r, "detail"));
@@ -266,16 +280,7 @@ fn an_engine_that_floods_its_output_still_plays() {
     // reads past them to each bestmove, and the engine's own full pipe holds it back while
     // the other side thinks.
     let records = faulty_match("flood", "--mode flood --at 2", &["--depth", "1"]);
-    for r in &records {
-        assert!(
-            !jieqi::referee::Reason::parse(s(r, "reason"))
-                .unwrap()
-                .is_failure(),
-            "{}",
-            s(r, "detail")
-        );
-        assert!(r.get("plies").unwrap().as_i64().unwrap() > 4);
-    }
+    assert_played_out(&records);
 }
 
 #[test]
@@ -361,16 +366,7 @@ fn garbage_output_does_not_disturb_the_game() {
         return;
     }
     let records = faulty_match("garbage", "--mode garbage", &["--depth", "1"]);
-    for r in &records {
-        assert!(
-            !jieqi::referee::Reason::parse(s(r, "reason"))
-                .unwrap()
-                .is_failure(),
-            "{}",
-            s(r, "detail")
-        );
-        assert!(r.get("plies").unwrap().as_i64().unwrap() > 4);
-    }
+    assert_played_out(&records);
 }
 
 #[test]

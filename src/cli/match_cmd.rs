@@ -110,16 +110,6 @@ fn parse_schedule(text: &str) -> Result<Schedule, String> {
     }
 }
 
-/// Makes names unique: every engine whose name is shared gets `-<its position>` appended.
-fn unique_names(engines: &mut [EngineSpec]) {
-    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    for (i, e) in engines.iter_mut().enumerate() {
-        if names.iter().filter(|n| **n == e.name).count() > 1 {
-            e.name = format!("{}-{}", e.name, i + 1);
-        }
-    }
-}
-
 fn build(args: MatchArgs) -> Result<MatchConfig, String> {
     if args.engines.len() < 2 {
         return Err(format!(
@@ -144,7 +134,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         spec.options = opts;
         engines.push(spec);
     }
-    unique_names(&mut engines);
+    jieqi::referee::config::unique_names(&mut engines);
     let limit = if let Some(tc) = &args.tc {
         Limit::parse_tc(tc)?
     } else if let Some(t) = args.movetime {

@@ -137,14 +137,19 @@ fn sigmoid(k: f64, e: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
 }
 
-fn eval_of(s: &Sample, weights: &[f64]) -> f64 {
+/// The weighted sum of the features times the no-capture scaling, before the clamp.
+fn raw_eval(s: &Sample, weights: &[f64]) -> f64 {
     let dot: f64 = s
         .features
         .iter()
         .zip(weights)
         .map(|(&f, &w)| f as f64 * w)
         .sum();
-    (dot * s.scale as f64).clamp(-eval::EVAL_LIMIT as f64, eval::EVAL_LIMIT as f64)
+    dot * s.scale as f64
+}
+
+fn eval_of(s: &Sample, weights: &[f64]) -> f64 {
+    raw_eval(s, weights).clamp(-eval::EVAL_LIMIT as f64, eval::EVAL_LIMIT as f64)
 }
 
 fn mse(samples: &[Sample], weights: &[f64], k: f64) -> f64 {
@@ -260,13 +265,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
     for it in 1..=args.iterations {
         let mut grad = vec![0f64; w::COUNT];
         for s in &samples {
-            let raw: f64 = s
-                .features
-                .iter()
-                .zip(&weights)
-                .map(|(&f, &w)| f as f64 * w)
-                .sum::<f64>()
-                * s.scale as f64;
+            let raw = raw_eval(s, &weights);
             if raw.abs() >= eval::EVAL_LIMIT as f64 {
                 continue; // clamped: no gradient
             }

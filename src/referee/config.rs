@@ -164,6 +164,17 @@ impl EngineSpec {
     }
 }
 
+/// Makes names unique: every engine whose name is shared gets `-<its position>` appended
+/// (`jieqi-1`, `jieqi-2`).
+pub fn unique_names(engines: &mut [EngineSpec]) {
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    for (i, e) in engines.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == e.name).count() > 1 {
+            e.name = format!("{}-{}", e.name, i + 1);
+        }
+    }
+}
+
 /// How long each engine may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {

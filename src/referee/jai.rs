@@ -145,10 +145,7 @@ impl Settings {
                 i,
             )?);
         }
-        if engines[0].name == engines[1].name {
-            engines[0].name.push_str("-1");
-            engines[1].name.push_str("-2");
-        }
+        super::config::unique_names(&mut engines);
         let (main, inc) = (self.number("MainTimeMs"), self.number("IncTimeMs"));
         if main == 0 && inc == 0 {
             return Err("MainTimeMs and IncTimeMs are both 0: no time to play".to_string());

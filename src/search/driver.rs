@@ -63,7 +63,7 @@ pub fn wdl(s: i32) -> (u32, u32, u32) {
 }
 
 /// Legal root moves, restricted to `searchmoves` when that names any legal move.
-fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
+pub(crate) fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let all: Vec<Move> = list.as_slice().to_vec();

@@ -113,13 +113,7 @@ impl Engine {
             let (best, ponder) = match std::panic::catch_unwind(run) {
                 Ok(out) => (out.best, out.ponder),
                 Err(_) => {
-                    let moves = root.position.legal_move_list();
-                    let best = moves
-                        .as_slice()
-                        .iter()
-                        .copied()
-                        .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-                        .or_else(|| moves.as_slice().first().copied());
+                    let best = driver::root_moves(&root.position, &limits).first().copied();
                     let _ = reports.send(Report::Text(
                         "error: internal error in the search; answering with a legal move"
                             .to_string(),

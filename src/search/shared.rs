@@ -38,6 +38,7 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(tt: Arc<Tt>, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool>) -> Shared {
+        let experiment = super::types::experiment();
         Shared {
             tt,
             stop,
@@ -47,11 +48,11 @@ impl Shared {
             hard_ms: AtomicU64::new(u64::MAX),
             clock_base_ms: AtomicU64::new(0),
             pondering,
-            aggregation: super::types::experiment().aggregation,
+            aggregation: experiment.aggregation,
             pure: false,
             qs_flip_limit: 0,
             learn_captures: true,
-            experiment: super::types::experiment(),
+            experiment,
         }
     }
 
