@@ -250,6 +250,9 @@ fn iterate(
     };
     let mut last_score = 0;
     let start_depth = 1 + (id % 2) as u32;
+    let timing = shared.experiment.iteration_timing;
+    // Clock at the end of the last completed iteration, and that iteration's length.
+    let (mut last_end, mut prev_len) = (0u64, 0u64);
     for depth in start_depth..=max_depth {
         for r in rms.iter_mut() {
             r.prev_score = r.score;
@@ -301,6 +304,15 @@ fn iterate(
             }
         }
         if s.stopped {
+            if timing && main && multipv == 1 && best.depth > 0 {
+                // The iteration was cut short: a move that beat the first one searched (the last
+                // best) in it is played; its score is at least that of the last best's.
+                if let Some(r) = better_in_cut_iteration(&rms) {
+                    best.best = Some(r.mv);
+                    best.ponder = ponder_move(pos, r);
+                    best.score = r.score;
+                }
+            }
             break;
         }
         let top = &rms[0];
@@ -320,8 +332,22 @@ fn iterate(
             let pondering = shared.pondering.load(Ordering::Relaxed);
             let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(top.mv), change);
             let only_move = rms.len() == 1 && depth >= 4;
-            if !pondering && (shared.clock_ms() as f64 >= soft || only_move) {
+            let now = shared.clock_ms();
+            if !pondering && (now as f64 >= soft || only_move) {
                 break;
+            }
+            if timing {
+                // An iteration predicted to end after the hard limit is not started: its time
+                // is kept for later moves.
+                let len = now.saturating_sub(last_end).max(1);
+                if !pondering
+                    && depth >= 3
+                    && !time::next_iteration_fits(now, len, prev_len, b.hard_ms)
+                {
+                    break;
+                }
+                prev_len = len;
+                last_end = now;
             }
         }
         if is_mate_score(top.score) && depth as i32 >= 2 * (MATE - top.score.abs()) + 4 {
@@ -355,6 +381,17 @@ fn iterate(
         )));
     }
     best
+}
+
+/// In an iteration cut short: the best-scored move that beat the first one searched (the best
+/// of the last iteration; moves are scored only when they are first or raise alpha, and scores
+/// are reset to `-INF` at the start of each iteration).
+fn better_in_cut_iteration(rms: &[RootMove]) -> Option<&RootMove> {
+    let first = rms.first()?.score;
+    rms.iter()
+        .skip(1)
+        .filter(|r| r.score > -INF && r.score > first)
+        .max_by_key(|r| r.score)
 }
 
 /// The expected reply to ponder on: none after a flip (what follows depends on the draw), and
@@ -534,4 +571,38 @@ fn monte_carlo(
         )));
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rm(text: &str, score: i32) -> RootMove {
+        let mv = Move::parse(text).unwrap();
+        RootMove {
+            mv,
+            score,
+            prev_score: 0,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn cut_iteration_keeps_the_last_best_unless_beaten() {
+        // Only the first move finished: nothing replaces it.
+        let rms = [rm("b2b9", 40), rm("h2h9", -INF), rm("a3a4", -INF)];
+        assert!(better_in_cut_iteration(&rms).is_none());
+        // A later move raised alpha above the first one's score: it is played.
+        let rms = [rm("b2b9", 40), rm("h2h9", 75), rm("a3a4", 60)];
+        assert_eq!(
+            better_in_cut_iteration(&rms).map(|r| r.mv),
+            Move::parse("h2h9")
+        );
+        // The first move not even finished: nothing is known of this iteration.
+        let rms = [rm("b2b9", -INF), rm("h2h9", -INF)];
+        assert!(better_in_cut_iteration(&rms).is_none());
+        // A score equal to the first one's does not replace it.
+        let rms = [rm("b2b9", 40), rm("h2h9", 40)];
+        assert!(better_in_cut_iteration(&rms).is_none());
+    }
 }

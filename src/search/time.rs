@@ -55,6 +55,19 @@ pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> 
     })
 }
 
+/// Whether another iteration is predicted to end before the hard limit: it is taken to last
+/// the last iteration's length times that iteration's growth over the one before (clamped to
+/// 2..16; 6 when there is no earlier one). Times in milliseconds on the search clock.
+pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard_ms: u64) -> bool {
+    let last = last_len_ms.max(1) as f64;
+    let growth = if prev_len_ms > 0 {
+        (last / prev_len_ms as f64).clamp(2.0, 16.0)
+    } else {
+        6.0
+    };
+    now_ms as f64 + last * growth <= hard_ms as f64
+}
+
 /// How much of the soft limit to allow before the next iteration, given whether the best move
 /// flips a piece and how the score moved since the last iteration (centipawns, negative = drop).
 pub fn stretch(best_is_flip: bool, score_change: i32) -> f64 {
@@ -122,6 +135,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn iteration_prediction() {
+        // 100 ms after 10 ms: growth 10, next 1000 ms.
+        assert!(next_iteration_fits(200, 100, 10, 1200));
+        assert!(!next_iteration_fits(200, 100, 10, 1199));
+        // Growth is at least 2 and at most 16.
+        assert!(!next_iteration_fits(0, 100, 100, 199));
+        assert!(next_iteration_fits(0, 100, 100, 200));
+        assert!(next_iteration_fits(0, 100, 1, 1600));
+        assert!(!next_iteration_fits(0, 100, 1, 1599));
+        // No earlier iteration: six times the last.
+        assert!(next_iteration_fits(0, 50, 0, 300));
+        assert!(!next_iteration_fits(0, 50, 0, 299));
     }
 
     #[test]

@@ -94,6 +94,14 @@ pub struct Experiment {
     pub stretch: bool,
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     pub draw_scaling: bool,
+    /// Probing chance nodes off the PV (Jieqi): one representative outcome searched to full
+    /// depth, the others estimated from their evaluation (see `chance.rs`). On by default:
+    /// +52 Elo (95% -2..+109) together with `iteration_timing` at 2+0.02 (docs/strength.md).
+    pub probe: bool,
+    /// Iteration timing: no new iteration when the last one's growth predicts it cannot end
+    /// before the hard limit, and a move that beat the best one in an iteration cut short by
+    /// time is played (off: only the soft limit, and only completed iterations count).
+    pub iteration_timing: bool,
 }
 
 impl Default for Experiment {
@@ -106,13 +114,16 @@ impl Default for Experiment {
             moves_to_go: 28,
             stretch: false,
             draw_scaling: true,
+            probe: true,
+            iteration_timing: true,
         }
     }
 }
 
 impl Experiment {
     /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch`, `drawscale` (`on`/`off`), `aggregation` (`units`/`cp`), `movestogo` (1..=100).
+    /// `stretch`, `drawscale`, `probe`, `itertime` (`on`/`off`), `aggregation` (`units`/`cp`),
+    /// `movestogo` (1..=100).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
         for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
@@ -130,6 +141,8 @@ impl Experiment {
                 "reduce" => e.reduce_outcomes = on()?,
                 "stretch" => e.stretch = on()?,
                 "drawscale" => e.draw_scaling = on()?,
+                "probe" => e.probe = on()?,
+                "itertime" => e.iteration_timing = on()?,
                 "aggregation" => {
                     e.aggregation = match v {
                         "units" => super::chance::Aggregation::ExpectedScore,
@@ -257,6 +270,9 @@ mod experiment_tests {
         .unwrap();
         assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
         assert!(!Experiment::parse("drawscale=off").unwrap().draw_scaling);
+        let e2 = Experiment::parse("probe=off,itertime=off").unwrap();
+        assert!(!e2.probe && !e2.iteration_timing);
+        assert!(Experiment::default().probe && Experiment::default().iteration_timing);
         assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
         assert_eq!(e.moves_to_go, 20);
         for bad in [
