@@ -118,7 +118,12 @@ pub fn run(
         wait_until_released(limits, shared);
         return Outcome::default();
     }
-    let budget = time::budget(limits, pos.side_to_move(), options.move_overhead_ms);
+    let budget = time::budget(
+        limits,
+        pos.side_to_move(),
+        pos.variant(),
+        options.move_overhead_ms,
+    );
     if let Some(b) = budget {
         shared.hard_ms.store(b.hard_ms, Ordering::Relaxed);
     }
@@ -250,7 +255,7 @@ fn iterate(
     };
     let mut last_score = 0;
     let start_depth = 1 + (id % 2) as u32;
-    let timing = shared.experiment.iteration_timing;
+    let timing = shared.experiment.iteration_timing(pos.variant());
     // Clock at the end of the last completed iteration, and that iteration's length.
     let (mut last_end, mut prev_len) = (0u64, 0u64);
     for depth in start_depth..=max_depth {

@@ -1,12 +1,16 @@
 //! Time management: how long to think for a move.
 //!
 //! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
-//! (stop starting new iterations after it; with the `stretch` experiment switch, stretched when
-//! the best move is a risky flip or the score drops) and a hard limit (the search is stopped
-//! there). Both leave the move overhead
-//! unspent, and the hard limit never exceeds what is on the clock. Negative clocks count as zero.
+//! (the clock divided by the moves to go, unless `movestogo` says 40 in Jieqi and 28 elsewhere,
+//! plus three quarters of the increment; no new iteration starts after it, nor in Jieqi one
+//! predicted to end after the hard limit; with the `stretch` experiment switch, stretched when
+//! the best move is a risky flip or the score drops) and a hard limit (2.5 times the soft one in
+//! Jieqi, 4 times elsewhere, at most two fifths of the clock; the search is stopped there).
+//! Jieqi differs because one more ply costs about ten times more there (a chance node at every
+//! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both leave the move overhead unspent, and the hard limit never
+//! exceeds what is on the clock. Negative clocks count as zero.
 
-use crate::core::Color;
+use crate::core::{Color, Variant};
 
 use super::types::Limits;
 
@@ -19,7 +23,7 @@ pub struct Budget {
 }
 
 /// The budget for a search, or `None` when no time limit applies.
-pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> {
+pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) -> Option<Budget> {
     if limits.infinite {
         return None;
     }
@@ -37,7 +41,7 @@ pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> 
     let time = time?.max(0) as u64;
     let inc = inc.unwrap_or(0).max(0) as u64;
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let default_moves = super::types::experiment().moves_to_go;
+    let default_moves = super::types::experiment().moves_to_go(variant);
     let moves_left = limits.movestogo.map_or(default_moves, |m| m.clamp(1, 60)) as u64;
     if moves_left == 1 {
         // The last move before the control: this much at most.
@@ -48,7 +52,11 @@ pub fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> 
         });
     }
     let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
-    let hard = (soft * 4).min(usable * 2 / 5).max(soft).min(usable);
+    let hard_tenths = super::types::experiment().hard_tenths(variant) as u64;
+    let hard = (soft * hard_tenths / 10)
+        .min(usable * 2 / 5)
+        .max(soft)
+        .min(usable);
     Some(Budget {
         soft_ms: soft,
         hard_ms: hard.max(1),
@@ -100,7 +108,7 @@ mod tests {
             movetime: Some(1000),
             ..limits()
         };
-        let b = budget(&l, Color::Red, 30).unwrap();
+        let b = budget(&l, Color::Red, Variant::Jieqi, 30).unwrap();
         assert_eq!(b.hard_ms, 970);
     }
 
@@ -111,7 +119,7 @@ mod tests {
             btime: Some(-500),
             ..limits()
         };
-        let b = budget(&l, Color::Black, 30).unwrap();
+        let b = budget(&l, Color::Black, Variant::Jieqi, 30).unwrap();
         assert_eq!(b.hard_ms, 1);
     }
 
@@ -126,12 +134,14 @@ mod tests {
                         movestogo: mtg,
                         ..limits()
                     };
-                    let b = budget(&l, Color::Red, 30).unwrap();
-                    assert!(b.soft_ms <= b.hard_ms);
-                    assert!(
-                        b.hard_ms <= (t as u64).saturating_sub(30).max(1),
-                        "{t} {inc} {mtg:?}"
-                    );
+                    for v in Variant::ALL {
+                        let b = budget(&l, Color::Red, v, 30).unwrap();
+                        assert!(b.soft_ms <= b.hard_ms);
+                        assert!(
+                            b.hard_ms <= (t as u64).saturating_sub(30).max(1),
+                            "{t} {inc} {mtg:?} {v}"
+                        );
+                    }
                 }
             }
         }
@@ -159,6 +169,6 @@ mod tests {
             wtime: Some(1000),
             ..limits()
         };
-        assert!(budget(&l, Color::Red, 30).is_none());
+        assert!(budget(&l, Color::Red, Variant::Jieqi, 30).is_none());
     }
 }

@@ -87,8 +87,9 @@ pub struct Experiment {
     pub reduce_outcomes: bool,
     /// How chance nodes average their outcomes.
     pub aggregation: super::chance::Aggregation,
-    /// Moves to go assumed when the clock does not say.
-    pub moves_to_go: u32,
+    /// Moves to go assumed when the clock does not say (`None`: the variant's, see
+    /// [`Experiment::moves_to_go`]).
+    pub moves_to_go: Option<u32>,
     /// Longer thinking when the best move flips or the score drops. Off by default: it lost
     /// 60 Elo (95% 18..104) at 1+0.01 (docs/strength.md).
     pub stretch: bool,
@@ -100,8 +101,13 @@ pub struct Experiment {
     pub probe: bool,
     /// Iteration timing: no new iteration when the last one's growth predicts it cannot end
     /// before the hard limit, and a move that beat the best one in an iteration cut short by
-    /// time is played (off: only the soft limit, and only completed iterations count).
-    pub iteration_timing: bool,
+    /// time is played (off: only the soft limit, and only completed iterations count). `None`:
+    /// on in Jieqi only.
+    pub iteration_timing: Option<bool>,
+    /// The hard time limit as a multiple of the soft one, in tenths (`None`: the variant's, see
+    /// [`Experiment::hard_tenths`]). In Jieqi 25 with 40 moves to go (before: 40 and 28) spends
+    /// the clock more evenly; +20 Elo (95% -20..+61) at 2+0.02 (docs/strength.md).
+    pub hard_tenths: Option<u32>,
 }
 
 impl Default for Experiment {
@@ -111,19 +117,46 @@ impl Default for Experiment {
             order_outcomes: true,
             reduce_outcomes: true,
             aggregation: super::chance::Aggregation::ExpectedScore,
-            moves_to_go: 28,
+            moves_to_go: None,
             stretch: false,
             draw_scaling: true,
             probe: true,
-            iteration_timing: true,
+            iteration_timing: None,
+            hard_tenths: None,
         }
     }
 }
 
 impl Experiment {
+    /// Moves to go assumed by the clock: 40 in Jieqi, 28 elsewhere, unless set.
+    pub fn moves_to_go(&self, variant: crate::core::Variant) -> u32 {
+        self.moves_to_go
+            .unwrap_or(if variant == crate::core::Variant::Jieqi {
+                40
+            } else {
+                28
+            })
+    }
+
+    /// The hard time limit in tenths of the soft one: 25 in Jieqi, 40 elsewhere, unless set.
+    pub fn hard_tenths(&self, variant: crate::core::Variant) -> u32 {
+        self.hard_tenths
+            .unwrap_or(if variant == crate::core::Variant::Jieqi {
+                25
+            } else {
+                40
+            })
+    }
+
+    /// Iteration timing: on in Jieqi, off elsewhere, unless set.
+    pub fn iteration_timing(&self, variant: crate::core::Variant) -> bool {
+        self.iteration_timing
+            .unwrap_or(variant == crate::core::Variant::Jieqi)
+    }
+
     /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
     /// `stretch`, `drawscale`, `probe`, `itertime` (`on`/`off`), `aggregation` (`units`/`cp`),
-    /// `movestogo` (1..=100).
+    /// `movestogo` (1..=100), `hard` (10..=100 tenths).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
         for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
@@ -142,7 +175,7 @@ impl Experiment {
                 "stretch" => e.stretch = on()?,
                 "drawscale" => e.draw_scaling = on()?,
                 "probe" => e.probe = on()?,
-                "itertime" => e.iteration_timing = on()?,
+                "itertime" => e.iteration_timing = Some(on()?),
                 "aggregation" => {
                     e.aggregation = match v {
                         "units" => super::chance::Aggregation::ExpectedScore,
@@ -150,11 +183,20 @@ impl Experiment {
                         _ => return Err(format!("aggregation: '{v}' is not units or cp")),
                     }
                 }
+                "hard" => {
+                    e.hard_tenths = v
+                        .parse()
+                        .ok()
+                        .filter(|m| (10..=100).contains(m))
+                        .map(Some)
+                        .ok_or_else(|| format!("hard: '{v}' is not 10..100 (tenths)"))?
+                }
                 "movestogo" => {
                     e.moves_to_go = v
                         .parse()
                         .ok()
                         .filter(|m| (1..=100).contains(m))
+                        .map(Some)
                         .ok_or_else(|| format!("movestogo: '{v}' is not 1..100"))?
                 }
                 _ => return Err(format!("unknown experiment switch '{k}'")),
@@ -271,16 +313,26 @@ mod experiment_tests {
         assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
         assert!(!Experiment::parse("drawscale=off").unwrap().draw_scaling);
         let e2 = Experiment::parse("probe=off,itertime=off").unwrap();
-        assert!(!e2.probe && !e2.iteration_timing);
-        assert!(Experiment::default().probe && Experiment::default().iteration_timing);
+        assert!(!e2.probe && !e2.iteration_timing(crate::core::Variant::Jieqi));
+        let d = Experiment::default();
+        use crate::core::Variant::{Jieqi, Maniac, Xiangqi};
+        assert!(d.probe && d.iteration_timing(Jieqi));
+        assert!(!d.iteration_timing(Xiangqi) && !d.iteration_timing(Maniac));
+        assert_eq!((d.hard_tenths(Jieqi), d.moves_to_go(Jieqi)), (25, 40));
+        assert_eq!((d.hard_tenths(Xiangqi), d.moves_to_go(Maniac)), (40, 28));
+        let e3 = Experiment::parse("hard=40,movestogo=30,itertime=on").unwrap();
+        assert_eq!((e3.hard_tenths(Jieqi), e3.moves_to_go(Xiangqi)), (40, 30));
+        assert!(e3.iteration_timing(Maniac));
         assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
-        assert_eq!(e.moves_to_go, 20);
+        assert_eq!(e.moves_to_go, Some(20));
         for bad in [
             "star1",
             "star1=maybe",
             "movestogo=0",
             "movestogo=x",
             "aggregation=mean",
+            "hard=9",
+            "hard=x",
             "x=1",
         ] {
             assert!(Experiment::parse(bad).is_err(), "{bad}");
