@@ -247,14 +247,18 @@ fn allows_mate_in_one(pos: &Position, m: Move) -> bool {
 // ---------------------------------------------------------------------------------------------
 // searching
 
+/// Search state with a fresh table of `hash_mb` MiB, no stop and no pondering.
+fn fresh_shared(hash_mb: usize) -> Shared {
+    Shared::new(
+        Arc::new(Tt::new(hash_mb)),
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    )
+}
+
 /// Pure alpha-beta with chance nodes from `pos` (ply 0, fresh table), window `(alpha, beta)`.
 fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32, agg: Aggregation) -> i32 {
-    let tt = Arc::new(Tt::new(1));
-    let mut shared = Shared::new(
-        tt,
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    );
+    let mut shared = fresh_shared(1);
     shared.pure = true;
     shared.aggregation = agg;
     let mut s = Searcher::new(&shared, false);
@@ -1040,12 +1044,7 @@ fn tiny_or_negative_clock_still_answers() {
 /// A non-PV search (null-window-free, but every child off the PV) of `pos` at `depth` with a
 /// fresh table, probing on or off; returns the value and the nodes searched.
 fn off_pv(pos: &Position, depth: i32, probe: bool) -> (i32, u64) {
-    let tt = Arc::new(Tt::new(4));
-    let mut shared = Shared::new(
-        tt,
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    );
+    let mut shared = fresh_shared(4);
     shared.experiment.probe = probe;
     let mut s = Searcher::new(&shared, false);
     let v = s.negamax(pos, depth, -INF, INF, 0, false, false);
@@ -1075,12 +1074,7 @@ fn probe_positions() -> Vec<Position> {
 #[test]
 fn probing_never_changes_pure_searches() {
     let probe_pure = |pos: &Position, d: i32, probe: bool| {
-        let tt = Arc::new(Tt::new(1));
-        let mut shared = Shared::new(
-            tt,
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-        );
+        let mut shared = fresh_shared(1);
         shared.pure = true;
         shared.experiment.probe = probe;
         let mut s = Searcher::new(&shared, false);

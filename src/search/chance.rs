@@ -100,6 +100,26 @@ impl Aggregation {
     }
 }
 
+/// The position after `mv` when the flipped (or, `learning`, the captured and identified)
+/// piece is `piece`.
+fn outcome_position(
+    pos: &Position,
+    mv: Move,
+    piece: Option<crate::core::Piece>,
+    learning: bool,
+) -> Position {
+    let mut c = *pos;
+    if learning {
+        if let Some(p) = piece {
+            c.learn_capture(p);
+        }
+        c.play_unchecked(mv, None);
+    } else {
+        c.play_unchecked(mv, piece);
+    }
+    c
+}
+
 impl<'a> Searcher<'a> {
     /// Value of one outcome of a flip, from the mover's view.
     #[allow(clippy::too_many_arguments)]
@@ -116,15 +136,7 @@ impl<'a> Searcher<'a> {
         quiesce: Option<(u32, u32)>,
         learning: bool,
     ) -> i32 {
-        let mut c = *pos;
-        if learning {
-            if let Some(p) = piece {
-                c.learn_capture(p);
-            }
-            c.play_unchecked(mv, None);
-        } else {
-            c.play_unchecked(mv, piece);
-        }
+        let c = outcome_position(pos, mv, piece, learning);
         match quiesce {
             Some((flips, qdepth)) => -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth),
             None => {
@@ -159,13 +171,7 @@ impl<'a> Searcher<'a> {
         let total = outcomes.total_weight() as f64;
         let mut q: Vec<(crate::core::Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
-            let mut c = *pos;
-            if learning {
-                c.learn_capture(piece);
-                c.play_unchecked(mv, None);
-            } else {
-                c.play_unchecked(mv, Some(piece));
-            }
+            let c = outcome_position(pos, mv, Some(piece), learning);
             // A piece that lands where the opponent attacks it may be taken at once, and what
             // that costs depends on the identity: a quiescence value then, else the evaluation.
             let to = mv.to();
