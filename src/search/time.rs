@@ -7,8 +7,9 @@
 //! the best move is a risky flip or the score drops) and a hard limit (2.5 times the soft one in
 //! Jieqi, 4 times elsewhere, at most two fifths of the clock; the search is stopped there).
 //! Jieqi differs because one more ply costs about ten times more there (a chance node at every
-//! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both leave the move overhead unspent, and the hard limit never
-//! exceeds what is on the clock. Negative clocks count as zero.
+//! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both
+//! limits leave the move overhead unspent, and the hard limit never exceeds what is on the clock.
+//! Negative clocks count as zero.
 
 use crate::core::{Color, Variant};
 

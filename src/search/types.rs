@@ -168,6 +168,12 @@ impl Experiment {
                 "off" | "false" | "0" => Ok(false),
                 _ => Err(format!("{k}: '{v}' is not on or off")),
             };
+            let number = |lo: u32, hi: u32, unit: &str| {
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|m| (lo..=hi).contains(m))
+                    .ok_or_else(|| format!("{k}: '{v}' is not {lo}..{hi}{unit}"))
+            };
             match k {
                 "star1" => e.star1 = on()?,
                 "order" => e.order_outcomes = on()?,
@@ -183,22 +189,8 @@ impl Experiment {
                         _ => return Err(format!("aggregation: '{v}' is not units or cp")),
                     }
                 }
-                "hard" => {
-                    e.hard_tenths = v
-                        .parse()
-                        .ok()
-                        .filter(|m| (10..=100).contains(m))
-                        .map(Some)
-                        .ok_or_else(|| format!("hard: '{v}' is not 10..100 (tenths)"))?
-                }
-                "movestogo" => {
-                    e.moves_to_go = v
-                        .parse()
-                        .ok()
-                        .filter(|m| (1..=100).contains(m))
-                        .map(Some)
-                        .ok_or_else(|| format!("movestogo: '{v}' is not 1..100"))?
-                }
+                "hard" => e.hard_tenths = Some(number(10, 100, " (tenths)")?),
+                "movestogo" => e.moves_to_go = Some(number(1, 100, "")?),
                 _ => return Err(format!("unknown experiment switch '{k}'")),
             }
         }
