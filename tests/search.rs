@@ -1128,3 +1128,63 @@ fn probing_is_cheaper_and_close_to_the_full_expectation() {
     assert!(nodes_on * 2 < nodes_off, "{nodes_on} vs {nodes_off}");
     assert!(mean < 80.0 && median < 60, "mean {mean}, median {median}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// the PV through chance nodes (experiment switch `pvfirst`, on by default in Jieqi)
+
+/// A full-window PV search of `pos` at `depth` with a fresh table, `pvfirst` on or off; returns
+/// the value and the nodes searched.
+fn on_pv(pos: &Position, depth: i32, pv_first: bool, pure: bool) -> (i32, u64) {
+    let mut shared = fresh_shared(4);
+    shared.pure = pure;
+    shared.experiment.pv_first_outcome = Some(pv_first);
+    let mut s = Searcher::new(&shared, false);
+    let v = s.negamax(pos, depth, -INF, INF, 0, true, false);
+    assert!(!s.stopped);
+    (v, s.nodes)
+}
+
+/// Only the first outcome of a PV chance node stays on the PV: the others may then be probed and
+/// pruned like any node off the PV, so PV searches must get much cheaper while their values stay
+/// close (measured at depth 3 on these positions: 10.7 times fewer nodes, mean difference 71 cp,
+/// median 26). Pure searches do not prune, so they are unchanged.
+#[test]
+fn pv_first_outcome_is_cheaper_and_close() {
+    let (mut nodes_on, mut nodes_off) = (0u64, 0u64);
+    let mut diffs = Vec::new();
+    for pos in probe_positions() {
+        let (a, na) = on_pv(&pos, 3, true, false);
+        let (b, nb) = on_pv(&pos, 3, false, false);
+        if is_mate_score(a) || is_mate_score(b) {
+            continue;
+        }
+        nodes_on += na;
+        nodes_off += nb;
+        diffs.push((a - b).abs());
+    }
+    diffs.sort_unstable();
+    let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
+    let median = diffs[diffs.len() / 2];
+    eprintln!(
+        "pvfirst: {} positions, nodes {} vs {} ({:.2}x), |difference| mean {:.1} median {} max {}",
+        diffs.len(),
+        nodes_on,
+        nodes_off,
+        nodes_off as f64 / nodes_on as f64,
+        mean,
+        median,
+        diffs[diffs.len() - 1]
+    );
+    assert!(diffs.len() >= 20, "{} positions", diffs.len());
+    assert!(nodes_on * 2 < nodes_off, "{nodes_on} vs {nodes_off}");
+    assert!(mean < 100.0 && median < 60, "mean {mean}, median {median}");
+    for pos in probe_positions().iter().take(12) {
+        let d = if pos.hidden().count() <= 18 { 2 } else { 1 };
+        assert_eq!(
+            on_pv(pos, d, true, true).0,
+            on_pv(pos, d, false, true).0,
+            "{}",
+            pos.fen()
+        );
+    }
+}

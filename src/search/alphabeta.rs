@@ -409,7 +409,15 @@ impl<'a> Searcher<'a> {
                 // Re-search with the full window whenever it is wider than a null window (chance
                 // nodes give their outcomes wide windows at non-PV nodes too).
                 if v > alpha && v < beta && (pv_node || beta > alpha + 1) {
-                    v = self.child(pos, mv, depth - 1, alpha, beta, ply, true);
+                    v = self.child(
+                        pos,
+                        mv,
+                        depth - 1,
+                        alpha,
+                        beta,
+                        ply,
+                        pv_node || !self.shared.experiment.pv_first_outcome(pos.variant()),
+                    );
                 }
                 v
             };

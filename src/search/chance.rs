@@ -346,6 +346,7 @@ impl<'a> Searcher<'a> {
             }
         };
         let margin = if pv_node { OUTCOME_MARGIN } else { 0 };
+        let pv_first = self.shared.experiment.pv_first_outcome(variant);
         // First pass: an aspiration window near the node's own for every outcome. Second pass:
         // outcomes still known only by a bound, with their exact Star1 window.
         // What the first pass returned for each outcome (a bound when it fell outside its window).
@@ -413,6 +414,9 @@ impl<'a> Searcher<'a> {
                     depth
                 };
                 let (piece, _) = order[i];
+                // Like the later moves of a PV node, the later outcomes of a PV chance node
+                // are searched as nodes off the PV.
+                let child_pv = pv_node && (i == 0 || !pv_first);
                 let v = self.outcome_value(
                     pos,
                     mv,
@@ -421,7 +425,7 @@ impl<'a> Searcher<'a> {
                     wa,
                     wb,
                     ply,
-                    pv_node,
+                    child_pv,
                     quiesce,
                     learning,
                 );

@@ -255,7 +255,8 @@ fn iterate(
     };
     let mut last_score = 0;
     let start_depth = 1 + (id % 2) as u32;
-    let timing = shared.experiment.iteration_timing(pos.variant());
+    // Only a clock banks unused time: under `movetime` the whole time is thought through.
+    let timing = shared.experiment.iteration_timing(pos.variant()) && limits.movetime.is_none();
     // Clock at the end of the last completed iteration, and that iteration's length.
     let (mut last_end, mut prev_len) = (0u64, 0u64);
     for depth in start_depth..=max_depth {

@@ -1,7 +1,7 @@
 //! Time management: how long to think for a move.
 //!
 //! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
-//! (the clock divided by the moves to go, unless `movestogo` says 40 in Jieqi and 28 elsewhere,
+//! (the clock divided by the moves to go, unless `movestogo` says 30 in Jieqi and 28 elsewhere,
 //! plus three quarters of the increment; no new iteration starts after it, nor in Jieqi one
 //! predicted to end after the hard limit; with the `stretch` experiment switch, stretched when
 //! the best move is a risky flip or the score drops) and a hard limit (2.5 times the soft one in

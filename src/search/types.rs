@@ -106,8 +106,13 @@ pub struct Experiment {
     pub iteration_timing: Option<bool>,
     /// The hard time limit as a multiple of the soft one, in tenths (`None`: the variant's, see
     /// [`Experiment::hard_tenths`]). In Jieqi 25 with 40 moves to go (before: 40 and 28) spends
-    /// the clock more evenly; +20 Elo (95% -20..+61) at 2+0.02 (docs/strength.md).
+    /// the clock more evenly; +20 Elo (95% -20..+61) at 2+0.02, and 30 moves to go instead of 40
+    /// another +19 (95% -16..+54) (docs/strength.md).
     pub hard_tenths: Option<u32>,
+    /// At a chance node on the PV only the first outcome searched is a PV node; the others are
+    /// searched like any node off the PV (off: every outcome of a PV chance node is a PV node).
+    /// `None`: on in Jieqi only.
+    pub pv_first_outcome: Option<bool>,
 }
 
 impl Default for Experiment {
@@ -123,16 +128,17 @@ impl Default for Experiment {
             probe: true,
             iteration_timing: None,
             hard_tenths: None,
+            pv_first_outcome: None,
         }
     }
 }
 
 impl Experiment {
-    /// Moves to go assumed by the clock: 40 in Jieqi, 28 elsewhere, unless set.
+    /// Moves to go assumed by the clock: 30 in Jieqi, 28 elsewhere, unless set.
     pub fn moves_to_go(&self, variant: crate::core::Variant) -> u32 {
         self.moves_to_go
             .unwrap_or(if variant == crate::core::Variant::Jieqi {
-                40
+                30
             } else {
                 28
             })
@@ -148,6 +154,13 @@ impl Experiment {
             })
     }
 
+    /// Only the first outcome of a PV chance node on the PV: on in Jieqi, off elsewhere, unless
+    /// set.
+    pub fn pv_first_outcome(&self, variant: crate::core::Variant) -> bool {
+        self.pv_first_outcome
+            .unwrap_or(variant == crate::core::Variant::Jieqi)
+    }
+
     /// Iteration timing: on in Jieqi, off elsewhere, unless set.
     pub fn iteration_timing(&self, variant: crate::core::Variant) -> bool {
         self.iteration_timing
@@ -155,7 +168,7 @@ impl Experiment {
     }
 
     /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch`, `drawscale`, `probe`, `itertime` (`on`/`off`), `aggregation` (`units`/`cp`),
+    /// `stretch`, `drawscale`, `probe`, `itertime`, `pvfirst` (`on`/`off`), `aggregation` (`units`/`cp`),
     /// `movestogo` (1..=100), `hard` (10..=100 tenths).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
@@ -182,6 +195,7 @@ impl Experiment {
                 "drawscale" => e.draw_scaling = on()?,
                 "probe" => e.probe = on()?,
                 "itertime" => e.iteration_timing = Some(on()?),
+                "pvfirst" => e.pv_first_outcome = Some(on()?),
                 "aggregation" => {
                     e.aggregation = match v {
                         "units" => super::chance::Aggregation::ExpectedScore,
@@ -310,7 +324,7 @@ mod experiment_tests {
         use crate::core::Variant::{Jieqi, Maniac, Xiangqi};
         assert!(d.probe && d.iteration_timing(Jieqi));
         assert!(!d.iteration_timing(Xiangqi) && !d.iteration_timing(Maniac));
-        assert_eq!((d.hard_tenths(Jieqi), d.moves_to_go(Jieqi)), (25, 40));
+        assert_eq!((d.hard_tenths(Jieqi), d.moves_to_go(Jieqi)), (25, 30));
         assert_eq!((d.hard_tenths(Xiangqi), d.moves_to_go(Maniac)), (40, 28));
         let e3 = Experiment::parse("hard=40,movestogo=30,itertime=on").unwrap();
         assert_eq!((e3.hard_tenths(Jieqi), e3.moves_to_go(Xiangqi)), (40, 30));
