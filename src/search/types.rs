@@ -94,7 +94,9 @@ pub struct Experiment {
     /// 60 Elo (95% 18..104) at 1+0.01 (docs/strength.md).
     pub stretch: bool,
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
-    pub draw_scaling: bool,
+    /// `None`: off in Jieqi (it measured -19 Elo, 95% -57..+18, at 2+0.02; docs/strength.md),
+    /// on elsewhere.
+    pub draw_scaling: Option<bool>,
     /// Probing chance nodes off the PV (Jieqi): one representative outcome searched to full
     /// depth, the others estimated from their evaluation (see `chance.rs`). On by default:
     /// +52 Elo (95% -2..+109) together with `iteration_timing` at 2+0.02 (docs/strength.md).
@@ -124,7 +126,7 @@ impl Default for Experiment {
             aggregation: super::chance::Aggregation::ExpectedScore,
             moves_to_go: None,
             stretch: false,
-            draw_scaling: true,
+            draw_scaling: None,
             probe: true,
             iteration_timing: None,
             hard_tenths: None,
@@ -161,6 +163,13 @@ impl Experiment {
             .unwrap_or(variant == crate::core::Variant::Jieqi)
     }
 
+    /// The pull toward a draw before the no-capture limit: off in Jieqi, on elsewhere, unless
+    /// set.
+    pub fn draw_scaling(&self, variant: crate::core::Variant) -> bool {
+        self.draw_scaling
+            .unwrap_or(variant != crate::core::Variant::Jieqi)
+    }
+
     /// Iteration timing: on in Jieqi, off elsewhere, unless set.
     pub fn iteration_timing(&self, variant: crate::core::Variant) -> bool {
         self.iteration_timing
@@ -192,7 +201,7 @@ impl Experiment {
                 "order" => e.order_outcomes = on()?,
                 "reduce" => e.reduce_outcomes = on()?,
                 "stretch" => e.stretch = on()?,
-                "drawscale" => e.draw_scaling = on()?,
+                "drawscale" => e.draw_scaling = Some(on()?),
                 "probe" => e.probe = on()?,
                 "itertime" => e.iteration_timing = Some(on()?),
                 "pvfirst" => e.pv_first_outcome = Some(on()?),
@@ -317,11 +326,21 @@ mod experiment_tests {
         )
         .unwrap();
         assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
-        assert!(!Experiment::parse("drawscale=off").unwrap().draw_scaling);
         let e2 = Experiment::parse("probe=off,itertime=off").unwrap();
         assert!(!e2.probe && !e2.iteration_timing(crate::core::Variant::Jieqi));
         let d = Experiment::default();
         use crate::core::Variant::{Jieqi, Maniac, Xiangqi};
+        assert!(!Experiment::parse("drawscale=off")
+            .unwrap()
+            .draw_scaling(Xiangqi));
+        assert!(Experiment::parse("drawscale=on")
+            .unwrap()
+            .draw_scaling(Jieqi));
+        assert!(!d.draw_scaling(Jieqi) && d.draw_scaling(Maniac));
+        assert!(d.pv_first_outcome(Jieqi) && !d.pv_first_outcome(Maniac));
+        assert!(!Experiment::parse("pvfirst=off")
+            .unwrap()
+            .pv_first_outcome(Jieqi));
         assert!(d.probe && d.iteration_timing(Jieqi));
         assert!(!d.iteration_timing(Xiangqi) && !d.iteration_timing(Maniac));
         assert_eq!((d.hard_tenths(Jieqi), d.moves_to_go(Jieqi)), (25, 30));
