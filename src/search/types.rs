@@ -177,8 +177,8 @@ impl Experiment {
     }
 
     /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch`, `drawscale`, `probe`, `itertime`, `pvfirst` (`on`/`off`), `aggregation` (`units`/`cp`),
-    /// `movestogo` (1..=100), `hard` (10..=100 tenths).
+    /// `stretch`, `drawscale`, `probe`, `itertime`, `pvfirst` (`on`/`off`), `aggregation`
+    /// (`units`/`cp`), `movestogo` (1..=100), `hard` (10..=100 tenths).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
         for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
