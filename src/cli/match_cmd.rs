@@ -20,7 +20,8 @@ use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};
 pub struct MatchArgs {
     /// An engine (give two or more; with two, the first is the one the statistics are about): a
     /// command line, or key=value words `cmd=<command> name=<name> dir=<dir>
-    /// option.<Name>=<value> handshake=true|false tc=<tc> nodes=<n> depth=<d> movetime=<ms>`.
+    /// option.<Name>=<value> handshake=true|false tc=<tc> nodes=<n> depth=<d> movetime=<ms>
+    /// ranks=0|1` (`ranks=1`: the engine numbers ranks 1-10 in its moves).
     #[arg(long = "engine", required = true, allow_hyphen_values = true)]
     engines: Vec<String>,
     /// An option sent to both engines, `Name=value` (before each engine's own options).

@@ -20,6 +20,64 @@ pub struct EngineSpec {
     /// A fixed limit for this engine's searches (`nodes=`, `depth=`, `movetime=`), instead of
     /// the match's.
     pub limit: Option<Limit>,
+    /// How the engine numbers ranks in move text (`ranks=0`, ours, or `ranks=1`, as
+    /// Fairy-Stockfish writes Xiangqi moves: `h3e3` for our `h2e2`).
+    pub ranks: RankNumbering,
+}
+
+/// How an engine numbers the ten ranks in the moves it reads and writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RankNumbering {
+    /// Ranks 0-9, Red's back rank 0 (this engine, Pikafish and the Jieqi GUIs).
+    #[default]
+    FromZero,
+    /// Ranks 1-10, Red's back rank 1 (Fairy-Stockfish's Xiangqi).
+    FromOne,
+}
+
+impl RankNumbering {
+    /// A move of ours (`h2e2`, with any identity suffix: `h2e2R`) in the engine's numbering.
+    pub fn outgoing(self, text: &str) -> String {
+        if self == RankNumbering::FromZero || text.len() < 4 || !text.is_ascii() {
+            return text.to_string();
+        }
+        let b = text.as_bytes();
+        let rank = |c: u8| u32::from(c - b'0') + 1;
+        format!(
+            "{}{}{}{}{}",
+            b[0] as char,
+            rank(b[1]),
+            b[2] as char,
+            rank(b[3]),
+            &text[4..]
+        )
+    }
+
+    /// A move word the engine wrote, in our numbering (`None`: not a move in its numbering).
+    pub fn incoming(self, text: &str) -> Option<String> {
+        if self == RankNumbering::FromZero {
+            return Some(text.to_string());
+        }
+        // file letter, rank 1-10, file letter, rank 1-10
+        let mut out = String::new();
+        let mut rest = text;
+        for _ in 0..2 {
+            let file = rest.chars().next().filter(|c| c.is_ascii_lowercase())?;
+            rest = &rest[1..];
+            let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+            if digits == 0 || digits > 2 {
+                return None;
+            }
+            let rank: u32 = rest[..digits].parse().ok()?;
+            if !(1..=10).contains(&rank) {
+                return None;
+            }
+            rest = &rest[digits..];
+            out.push(file);
+            out.push(char::from_digit(rank - 1, 10)?);
+        }
+        rest.is_empty().then_some(out)
+    }
 }
 
 /// Splits a command line into words: blanks separate words; `'...'` and `"..."` quote (the
@@ -98,7 +156,8 @@ impl EngineSpec {
     ///   `option.<Name>=<value>` (any number, sent in order; quote the word when the name has
     ///   blanks: `"option.Move Overhead=10"`), `handshake=true|false` (default true), and
     ///   `tc=<time control>`, `nodes=<n>`, `depth=<d>` or `movetime=<ms>` to give this engine
-    ///   its own limit (its own clock with `tc=`, e.g. `tc=40/60+0.6`).
+    ///   its own limit (its own clock with `tc=`, e.g. `tc=40/60+0.6`), and `ranks=0|1` for an
+    ///   engine that numbers ranks 1-10 in its moves (see [`RankNumbering`]).
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let words = split_words(text)?;
         if words.is_empty() {
@@ -112,6 +171,7 @@ impl EngineSpec {
             options: Vec::new(),
             handshake: true,
             limit: None,
+            ranks: RankNumbering::FromZero,
         };
         if !keyed {
             spec.argv = words;
@@ -142,6 +202,13 @@ impl EngineSpec {
                         });
                     }
                     "tc" => spec.limit = Some(Limit::parse_tc(v)?),
+                    "ranks" => {
+                        spec.ranks = match v {
+                            "0" => RankNumbering::FromZero,
+                            "1" => RankNumbering::FromOne,
+                            _ => return Err(format!("engine: ranks '{v}' is not 0 or 1")),
+                        }
+                    }
                     "handshake" => {
                         spec.handshake = parse_bool(v).ok_or_else(|| {
                             format!("engine: handshake '{v}' is not true or false")
@@ -255,5 +322,31 @@ impl fmt::Display for Limit {
             Limit::Nodes(n) => write!(f, "nodes {n}"),
             Limit::Depth(d) => write!(f, "depth {d}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::*;
+
+    #[test]
+    fn ranks_from_one_translate_both_ways() {
+        let one = RankNumbering::FromOne;
+        assert_eq!(one.outgoing("h2e2"), "h3e3");
+        assert_eq!(one.outgoing("a9a0"), "a10a1");
+        assert_eq!(one.outgoing("b7b0rP"), "b8b1rP");
+        assert_eq!(one.incoming("h3e3").as_deref(), Some("h2e2"));
+        assert_eq!(one.incoming("a10a1").as_deref(), Some("a9a0"));
+        assert_eq!(one.incoming("e10e9").as_deref(), Some("e9e8"));
+        for bad in ["", "h0e2", "h11e2", "h3e", "h3e3x", "3e3", "(none)", "a100a1"] {
+            assert_eq!(one.incoming(bad), None, "{bad}");
+        }
+        let zero = RankNumbering::FromZero;
+        assert_eq!(zero.outgoing("h2e2R"), "h2e2R");
+        assert_eq!(zero.incoming("h2e2").as_deref(), Some("h2e2"));
+        let spec = EngineSpec::parse("cmd=./fsf ranks=1").unwrap();
+        assert_eq!(spec.ranks, RankNumbering::FromOne);
+        assert_eq!(EngineSpec::parse("./fsf").unwrap().ranks, RankNumbering::FromZero);
+        assert!(EngineSpec::parse("cmd=./fsf ranks=2").is_err());
     }
 }

@@ -492,7 +492,8 @@ pub fn play_game_with(
         let side = game.position().side_to_move();
         let s = side.index();
         let plies: Vec<TruePly> = moves.iter().map(|m| m.ply).collect();
-        let position = view::position_command(&start.start_fen, &plies, side);
+        let ranks = seats[s].spec.ranks;
+        let position = view::engine_position_command(&start.start_fen, &plies, side, ranks);
         let limit = side_limits[s];
         let (go, timeout_ms, on_clock) = match limit {
             Limit::Clock { .. } => {
@@ -575,13 +576,16 @@ pub fn play_game_with(
             _ => {}
         }
         let word = reply.bestmove.as_str();
-        let mv = (word.len() == 4).then(|| Move::parse(word)).flatten();
-        let mv = match mv {
+        let parsed = ranks
+            .incoming(word)
+            .filter(|w| w.len() == 4)
+            .and_then(|w| Move::parse(&w));
+        let mv = match parsed {
             Some(m) if game.position().is_legal(m) => m,
             _ => {
                 let why = if word.is_empty() {
                     "an empty bestmove".to_string()
-                } else if Move::parse(word).is_some() {
+                } else if parsed.is_some() {
                     format!("the illegal move '{word}'")
                 } else {
                     format!(

@@ -267,6 +267,7 @@ fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<Engine
         options: parse_engine_options(options).map_err(|e| format!("Engine{i}Options: {e}"))?,
         handshake: true,
         limit: None,
+        ranks: Default::default(),
     })
 }
 

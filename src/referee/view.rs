@@ -13,6 +13,7 @@
 //!
 //! The omitted captured identity is the convention's "unknown to me": the receiver's pool keeps it.
 
+use super::config::RankNumbering;
 use crate::core::{Color, Move, Piece};
 
 /// One ply as the referee knows it.
@@ -43,16 +44,34 @@ pub fn move_text(ply: &TruePly, viewer: Option<Color>) -> String {
 
 /// The history as `viewer` is told it: the moves, separated by single spaces.
 pub fn history(plies: &[TruePly], viewer: Color) -> String {
-    let texts: Vec<String> = plies.iter().map(|p| move_text(p, Some(viewer))).collect();
+    history_numbered(plies, viewer, RankNumbering::FromZero)
+}
+
+fn history_numbered(plies: &[TruePly], viewer: Color, ranks: RankNumbering) -> String {
+    let texts: Vec<String> = plies
+        .iter()
+        .map(|p| ranks.outgoing(&move_text(p, Some(viewer))))
+        .collect();
     texts.join(" ")
 }
 
 /// The `position` command `viewer` is sent before it moves: the start FEN and, when any move
 /// was played, `moves` and its history.
 pub fn position_command(start_fen: &str, plies: &[TruePly], viewer: Color) -> String {
+    engine_position_command(start_fen, plies, viewer, RankNumbering::FromZero)
+}
+
+/// [`position_command`] with the moves in the receiving engine's rank numbering.
+pub fn engine_position_command(
+    start_fen: &str,
+    plies: &[TruePly],
+    viewer: Color,
+    ranks: RankNumbering,
+) -> String {
     if plies.is_empty() {
         format!("position fen {start_fen}")
     } else {
-        format!("position fen {start_fen} moves {}", history(plies, viewer))
+        let moves = history_numbered(plies, viewer, ranks);
+        format!("position fen {start_fen} moves {moves}")
     }
 }
