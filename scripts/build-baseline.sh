@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the strength baseline: the engine as it was when the search issue was resolved
-# (commit 7dc98fd, tagged baseline-search when the tag exists), into target/baseline/jieqi-baseline.
+# Builds the strength baseline (docs/strength.md, "Method"): commit 7dc98fd, the engine with its
+# complete search and the hand-set weights, into target/baseline/jieqi-baseline. The commit is
+# extracted with git archive and built in its own target directory.
 # Usage: scripts/build-baseline.sh [COMMIT]   (default: the baseline commit)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

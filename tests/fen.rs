@@ -5,32 +5,12 @@ use jieqi::core::pool::{identity_piece, IDENTITIES};
 use jieqi::core::{Color, File, Piece, Pool, Rank, Role, Setup, SetupCell, Square};
 use proptest::prelude::*;
 
+mod common;
+
+use common::boards::{JIEQI_HIDDEN, XIANGQI_BOARDS};
+
 const START_BOARD: &str = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX";
 const XIANGQI_BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
-
-/// Boards of the plain Xiangqi perft table (perft.md), without the appended ` w - - 0 1`.
-const XIANGQI_PERFT_BOARDS: [&str; 11] = [
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
-    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2",
-    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1",
-    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2",
-    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3",
-    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3",
-    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3",
-    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5",
-    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5",
-    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4",
-    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3",
-];
-
-/// The Jieqi FENs of perft.md (Pikafish dialect).
-const JIEQI_PERFT_FENS: [&str; 5] = [
-    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1",
-    "x1xxkxxxx/9/c6x1/2x6/a3r1n1p/R1P3A2/4X3X/1X2B1AX1/4P4/1C2KXX1X w R1N1n1B1b2a1C1c1P3p4 1 8",
-    "P3kxx1x/4a4/4p1a2/9/4b1p1p/CR2B4/8X/B1r1r4/9/X2XK2XX w R1N1n1A1P2p2 0 18",
-    "C1xx1x1xx/4k4/2a5c/1r2C4/2pA2p1b/p6p1/2X3X1X/2B3P1B/3N5/X2XKX2X b R1r1N1n1b1A1a1c1P4 0 12",
-    "x2k5/9/2n3p2/6x2/9/6P2/9/4B2n1/9/4KC3 b p2 0 50",
-];
 
 fn sq(name: &str) -> Square {
     Square::parse(name).expect("test square")
@@ -114,7 +94,7 @@ fn jieqibox_start() {
 
 #[test]
 fn pikafish_start() {
-    let s = ok(JIEQI_PERFT_FENS[0]);
+    let s = ok(JIEQI_HIDDEN[0]);
     assert_start_board(&s);
     assert_eq!(s.side, Color::Red);
     assert_eq!(s.pool, Pool::full());
@@ -124,7 +104,7 @@ fn pikafish_start() {
 
 #[test]
 fn pikafish_midgame() {
-    let s = ok(JIEQI_PERFT_FENS[1]);
+    let s = ok(JIEQI_HIDDEN[1]);
     assert_eq!(s.side, Color::Red);
     assert_eq!((s.halfmove, s.fullmove), (1, 8));
     assert_eq!(s.get(sq("a9")), hidden(Color::Black));
@@ -153,18 +133,18 @@ fn pikafish_midgame() {
 
 #[test]
 fn pikafish_other_perft_positions() {
-    let s = ok(JIEQI_PERFT_FENS[2]);
+    let s = ok(JIEQI_HIDDEN[2]);
     assert_eq!((s.side, s.halfmove, s.fullmove), (Color::Red, 0, 18));
     assert_eq!(s.get(sq("a9")), revealed(Color::Red, Role::Pawn));
     assert_eq!(s.pool.total(), 8);
 
-    let s = ok(JIEQI_PERFT_FENS[3]);
+    let s = ok(JIEQI_HIDDEN[3]);
     assert_eq!((s.side, s.halfmove, s.fullmove), (Color::Black, 0, 12));
     assert_eq!(s.get(sq("a9")), revealed(Color::Red, Role::Cannon));
     assert_eq!(s.pool.count(red(Role::Pawn)), 4);
     assert_eq!(s.pool.total(), 12);
 
-    let s = ok(JIEQI_PERFT_FENS[4]);
+    let s = ok(JIEQI_HIDDEN[4]);
     assert_eq!((s.side, s.halfmove, s.fullmove), (Color::Black, 0, 50));
     assert_eq!(s.get(sq("d9")), revealed(Color::Black, Role::King));
     assert_eq!(s.get(sq("a9")), hidden(Color::Black));
@@ -215,7 +195,7 @@ fn plain_xiangqi_forms() {
     }
     let s = ok(&format!("{XIANGQI_BOARD} b - - 17 42"));
     assert_eq!((s.side, s.halfmove, s.fullmove), (Color::Black, 17, 42));
-    for board in XIANGQI_PERFT_BOARDS {
+    for board in XIANGQI_BOARDS {
         let s = ok(&format!("{board} w - - 0 1"));
         assert_eq!(s.pool, Pool::EMPTY);
         assert!(s
@@ -371,13 +351,13 @@ fn wait_token_in_every_dialect() {
 
 #[test]
 fn write_canonical_text() {
-    let s = ok(JIEQI_PERFT_FENS[0]);
-    assert_eq!(fen::write(&s, FenDialect::Pikafish), JIEQI_PERFT_FENS[0]);
+    let s = ok(JIEQI_HIDDEN[0]);
+    assert_eq!(fen::write(&s, FenDialect::Pikafish), JIEQI_HIDDEN[0]);
     assert_eq!(
         fen::write(&s, FenDialect::JieqiBox),
         format!("{START_BOARD} w R2A2C2P5N2B2r2a2c2p5n2b2 - 0 1")
     );
-    for board in XIANGQI_PERFT_BOARDS {
+    for board in XIANGQI_BOARDS {
         let text = format!("{board} w - - 0 1");
         assert_eq!(fen::write(&ok(&text), FenDialect::JieqiBox), text);
         assert_eq!(
@@ -410,8 +390,8 @@ fn assert_round_trip(setup: &Setup) {
 
 #[test]
 fn round_trip_perft_positions() {
-    let mut texts: Vec<String> = JIEQI_PERFT_FENS.iter().map(|s| s.to_string()).collect();
-    for board in XIANGQI_PERFT_BOARDS {
+    let mut texts: Vec<String> = JIEQI_HIDDEN.iter().map(|s| s.to_string()).collect();
+    for board in XIANGQI_BOARDS {
         texts.push(format!("{board} w - - 0 1"));
         texts.push(format!("{board} b"));
     }
@@ -733,7 +713,7 @@ fn setup_strategy() -> impl Strategy<Value = Setup> {
 
 /// Valid FENs to mutate.
 fn seed_fens() -> Vec<String> {
-    let mut seeds: Vec<String> = JIEQI_PERFT_FENS.iter().map(|s| s.to_string()).collect();
+    let mut seeds: Vec<String> = JIEQI_HIDDEN.iter().map(|s| s.to_string()).collect();
     seeds.push(format!("{START_BOARD} w A2B2N2R2C2P5a2b2n2r2c2p5 - 0 1"));
     seeds.push(format!("{START_BOARD} R2A2C2P5N2B2r2a2c2p5n2b2 w - - 0 1"));
     seeds.push(format!(

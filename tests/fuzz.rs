@@ -42,6 +42,13 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
+// By path rather than `mod common;`: the cargo-fuzz targets include this file by path, and the
+// generator is the only part of the shared test module it needs.
+#[path = "common/rng.rs"]
+mod rng;
+
+use rng::{splitmix, Rng};
+
 // ---------------------------------------------------------------------------------------------
 // corpora, sizes and the runner
 
@@ -104,13 +111,6 @@ fn run_seed() -> u64 {
             splitmix(nanos ^ u64::from(std::process::id()))
         }
     })
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 /// Replays `corpus` through `check`, then runs `cases` generated inputs (each target with its own
@@ -617,29 +617,6 @@ fn shaped_lines() -> BoxedStrategy<String> {
 
 // ---------------------------------------------------------------------------------------------
 // random play
-
-/// A small deterministic generator for game play and session scripts (proptest supplies seeds).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        splitmix(self.0)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// True `num` times in `den`.
-    fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
-    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())].clone()
-    }
-}
 
 fn seed_of(text: &str) -> u64 {
     text.bytes().fold(0x5151, |h, b| splitmix(h ^ u64::from(b)))

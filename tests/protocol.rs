@@ -2,13 +2,12 @@
 //! searches and their single `bestmove`, the extras (`d`, `perft`, `eval`, `bench`), and every
 //! class of bad input of protocol.md section 13, ending with a long random stream.
 
-#[path = "protocol_common.rs"]
 mod common;
 
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{check_bestmove, check_info, listed_options, Engine, FORBIDDEN};
+use common::{check_bestmove, check_info, listed_options, Engine, Rng, FORBIDDEN};
 use jieqi::core::{fen, perft, Position, Variant};
 use jieqi::protocol::command::{parse, Command, Dialect};
 
@@ -629,24 +628,6 @@ fn non_utf8_and_very_long_lines_are_survived() {
     check_bestmove(&best, &position(XIANGQI_START, Variant::Xiangqi));
 }
 
-/// A tiny deterministic generator (xorshift), so that failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
 /// One random line: pieces of real commands, moves, numbers and junk glued together. Never
 /// `quit` (it would end the session), `perft`/`bench` (unbounded work) or large Hash/Threads.
 fn random_line(rng: &mut Rng) -> String {
@@ -756,7 +737,7 @@ fn random_line(rng: &mut Rng) -> String {
 #[test]
 fn a_long_random_stream_never_kills_the_engine() {
     let mut e = Engine::start();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut gos = 0;
     let mut dialect = Dialect::Uci;
     let mut block = Vec::new();

@@ -1,10 +1,9 @@
-//! Whole sessions as the GUIs of protocol-facts.md drive the engine, replayed against the real
-//! binary: JieqiBox analysis, play and ponder (FEN at the last flip, plain moves after it),
-//! JieqiArena matches (no handshake, suffix moves redacted per side, raw and negative clocks)
+//! Whole sessions as the GUIs drive the engine (protocol.md sections 6-14), replayed against
+//! the real binary: JieqiBox analysis, play and ponder (FEN at the last flip, plain moves after
+//! it), JieqiArena matches (no handshake, suffix moves redacted per side, raw and negative clocks)
 //! and Mistboard's one-shot command blocks. Every reply line is checked for its format, its
 //! order, and the bestmove for legality under the rules the GUI plays by.
 
-#[path = "protocol_common.rs"]
 mod common;
 
 use std::thread;

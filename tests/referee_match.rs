@@ -1,20 +1,20 @@
 //! Referee integration tests: real matches of `jieqi` against itself and against the faulty
-//! test engines of `tests/engines/faulty.py` (a proxy in front of `jieqi` that crashes, hangs,
+//! test engine of `examples/faulty_engine.rs` (a proxy in front of `jieqi` that crashes, hangs,
 //! prints garbage, plays illegal moves or is slow on purpose). Every record is replayed on the
 //! rules core: every move legal on the true position, flips as dealt, each side's view redacted,
 //! results and reasons right.
 
-mod referee_common;
+mod common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::referee::*;
 use jieqi::core::{Color, Variant};
 use jieqi::referee::json::Json;
-use referee_common::*;
 
 #[test]
-fn self_play_as_written_in_the_issue() {
+fn self_play_of_two_engines() {
     let dir = scratch("selfplay");
     let out = dir.join("games.jsonl");
     let o = run_match(&[
@@ -97,10 +97,6 @@ fn self_play_as_written_in_the_issue() {
 
 #[test]
 fn each_engine_is_sent_its_own_view() {
-    if !python_available() {
-        eprintln!("python3 not available; skipped");
-        return;
-    }
     let dir = scratch("views");
     let out = dir.join("g.jsonl");
     let log = dir.join("sent.log");
@@ -259,9 +255,6 @@ fn assert_bad_lost(records: &[Json], reason: &str) {
 
 #[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match("crash", "--mode crash --at 3", &["--depth", "1"]);
     assert_bad_lost(&records, "crash");
     // The crash came at the third search of each fresh process: after 4 plies as Red, after
@@ -273,9 +266,6 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 
 #[test]
 fn an_engine_that_floods_its_output_still_plays() {
-    if !python_available() {
-        return;
-    }
     // Info lines without pause from its second search on, between searches too: the runner
     // reads past them to each bestmove, and the engine's own full pipe holds it back while
     // the other side thinks.
@@ -285,9 +275,6 @@ fn an_engine_that_floods_its_output_still_plays() {
 
 #[test]
 fn half_a_line_then_exit_loses() {
-    if !python_available() {
-        return;
-    }
     // `bestmove` and two characters, no newline, then the process exits: the runner reads
     // what came as the engine's last line, an unreadable move, and records the loss.
     let records = faulty_match("partial", "--mode partial --at 2", &["--depth", "1"]);
@@ -299,9 +286,6 @@ fn half_a_line_then_exit_loses() {
 
 #[test]
 fn a_hang_is_no_answer() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match(
         "hang",
         "--mode hang --at 2",
@@ -312,9 +296,6 @@ fn a_hang_is_no_answer() {
 
 #[test]
 fn illegal_and_unreadable_moves_lose() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match("illegal", "--mode illegal --at 2", &["--depth", "1"]);
     assert_bad_lost(&records, "illegal_move");
     assert!(s(&records[0], "detail").contains("illegal move 'e0e2'"));
@@ -325,9 +306,6 @@ fn illegal_and_unreadable_moves_lose() {
 
 #[test]
 fn an_engine_that_exits_at_start_loses_every_game() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match("exit", "--mode exit", &["--depth", "1"]);
     assert_bad_lost(&records, "start_failure");
     // Without a handshake the failure shows at the first search, as a crash.
@@ -362,18 +340,12 @@ fn an_engine_that_exits_at_start_loses_every_game() {
 
 #[test]
 fn garbage_output_does_not_disturb_the_game() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match("garbage", "--mode garbage", &["--depth", "1"]);
     assert_played_out(&records);
 }
 
 #[test]
 fn slow_engines_lose_on_time() {
-    if !python_available() {
-        return;
-    }
     let records = faulty_match(
         "slow-tc",
         "--mode slow --at 2 --sleep 1500",
@@ -496,9 +468,6 @@ fn deals_and_openings_files_are_replayed() {
 
 #[test]
 fn sprt_stops_when_decided() {
-    if !python_available() {
-        return;
-    }
     let dir = scratch("sprt");
     let out = dir.join("g.jsonl");
     let engine = faulty("bad", "--mode exit", "");

@@ -1,7 +1,7 @@
 //! Referee integration tests beyond two-engine matches: tournaments of three engines, each
 //! engine on its own clock, Ctrl-C during a match, and JieqiBox's match mode (`jieqi jai`).
 
-mod referee_common;
+mod common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -9,8 +9,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+use common::referee::*;
 use jieqi::core::{Game, GameResult, Move, Piece, Position, Reveal, Variant};
-use referee_common::*;
 
 fn num(v: &jieqi::referee::json::Json, key: &str) -> i64 {
     v.get(key)
@@ -107,10 +107,6 @@ fn three_engines_round_robin_and_gauntlet() {
 
 #[test]
 fn each_engine_runs_on_its_own_clock() {
-    if !python_available() {
-        eprintln!("python3 missing: skipped");
-        return;
-    }
     let dir = scratch("clocks");
     let out = dir.join("g.jsonl");
     let log = dir.join("fast.log");

@@ -1,4 +1,4 @@
-//! Scenario tests of the rules (`shared/rules.md`): small hand-made positions for Jieqi piece
+//! Scenario tests of the rules (`docs/rules.md`): small hand-made positions for Jieqi piece
 //! movement, face-down pieces, pools, the 120-ply and repetition rules, the Maniac rules
 //! (ownership, waiting turn, pass, capture by control, check exception, decision 4), perpetual
 //! check, the wait token, and setups the reader must refuse or repair.

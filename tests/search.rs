@@ -2,11 +2,11 @@
 //! nodes against a full-window search, mates kept exact through flips, reproducible node-limited
 //! searches, stop latency, tactical sanity in all three variants, and time limits.
 //!
-//! Positions come from small deterministic random games (an xorshift generator picks the moves
-//! and the flip outcomes, weighted by pool counts) from the start positions and the positions of
-//! `shared/perft.md`, and from hand-built boards whose claims (legal, mate in one, mate in two,
-//! mated after a flip in every outcome, ...) are checked with the rules core before the search
-//! is asked about them.
+//! Positions come from small deterministic random games (the tests' seeded generator picks the
+//! moves and the flip outcomes, weighted by pool counts) from the start positions and the perft
+//! positions (`tests/common/boards.rs`), and from hand-built boards whose claims (legal, mate in
+//! one, mate in two, mated after a flip in every outcome, ...) are checked with the rules core
+//! before the search is asked about them.
 //!
 //! "Pure" searches use `Shared::pure` (no forward pruning, reductions or transposition cutoffs)
 //! and a fresh table each time, so their values do not depend on the window or on earlier
@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use jieqi::core::{fen, Move, Occupant, Piece, Position, Role, Variant};
+use jieqi::core::{Move, Occupant, Piece, Position, Role, Variant};
 use jieqi::search::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND};
 use jieqi::search::chance::Aggregation;
 use jieqi::search::eval::{evaluate, terms};
@@ -24,53 +24,13 @@ use jieqi::search::shared::Shared;
 use jieqi::search::tt::Tt;
 use jieqi::search::{Engine, Info, Limits, Options, Report, Root, Score, SearchMode};
 
+mod common;
+
+use common::boards::{load, try_load, JIEQI_HIDDEN, JIEQI_REVEALED, XIANGQI_BOARDS};
+use common::Rng;
+
 // ---------------------------------------------------------------------------------------------
 // positions
-
-/// The positions of `shared/perft.md` that are plain Xiangqi boards (Red to move).
-const XIANGQI_BOARDS: [&str; 11] = [
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
-    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2",
-    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1",
-    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2",
-    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3",
-    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3",
-    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3",
-    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5",
-    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5",
-    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4",
-    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3",
-];
-
-/// Revealed boards read as Jieqi (roaming advisors and elephants).
-const JIEQI_REVEALED: [&str; 3] = [
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
-];
-
-/// Boards with face-down pieces (Jieqi; also read as Maniac where valid).
-const JIEQI_HIDDEN: [&str; 5] = [
-    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1",
-    "x1xxkxxxx/9/c6x1/2x6/a3r1n1p/R1P3A2/4X3X/1X2B1AX1/4P4/1C2KXX1X w R1N1n1B1b2a1C1c1P3p4 1 8",
-    "P3kxx1x/4a4/4p1a2/9/4b1p1p/CR2B4/8X/B1r1r4/9/X2XK2XX w R1N1n1A1P2p2 0 18",
-    "C1xx1x1xx/4k4/2a5c/1r2C4/2pA2p1b/p6p1/2X3X1X/2B3P1B/3N5/X2XKX2X b R1r1N1n1b1A1a1c1P4 0 12",
-    "x2k5/9/2n3p2/6x2/9/6P2/9/4B2n1/9/4KC3 b p2 0 50",
-];
-
-/// A position the rules core accepts without any warning.
-fn load(text: &str, variant: Variant) -> Position {
-    let setup = fen::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-    let (pos, warnings) = Position::from_setup(&setup, variant)
-        .unwrap_or_else(|e| panic!("{text:?} ({variant}): {e}"));
-    assert!(warnings.is_empty(), "{text:?} ({variant}): {warnings:?}");
-    pos
-}
-
-fn try_load(text: &str, variant: Variant) -> Option<Position> {
-    let setup = fen::parse(text).ok()?;
-    Position::from_setup(&setup, variant).ok().map(|(p, _)| p)
-}
 
 fn mv(text: &str) -> Move {
     Move::parse(text).unwrap_or_else(|| panic!("bad move {text}"))
@@ -100,37 +60,6 @@ fn starts() -> Vec<Position> {
 
 // ---------------------------------------------------------------------------------------------
 // random games
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng((seed ^ 0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        assert!(n > 0);
-        (self.next() % n as u64) as usize
-    }
-    fn weighted<T: Copy>(&mut self, items: &[(T, u32)]) -> T {
-        let total: u32 = items.iter().map(|&(_, w)| w).sum();
-        let mut r = self.below(total as usize) as u32;
-        for &(item, w) in items {
-            if r < w {
-                return item;
-            }
-            r -= w;
-        }
-        unreachable!()
-    }
-}
 
 /// Plays one random legal move (a flip turns out by the pool's odds); false if there is none.
 fn random_move(pos: &mut Position, rng: &mut Rng) -> bool {
@@ -1131,8 +1060,7 @@ fn assert_pure_unchanged(search: impl Fn(&Position, i32, bool) -> i32) {
 /// Probing replaces one full-depth subtree per identity by one subtree and an evaluation per
 /// identity: off the PV it must search far fewer nodes, and its estimate must stay close to the
 /// full expectation (measured at depth 3 on these positions with the built-in weights and
-/// `pvfirst`: 9.3 times fewer nodes, mean difference 35 cp, median 14; before those, 4.3 times,
-/// 37 cp and 8 with the second tuned weights, 2.6 times and 17 cp with the first).
+/// `pvfirst`: 9.3 times fewer nodes, mean difference 35 cp, median 14).
 #[test]
 fn probing_is_cheaper_and_close_to_the_full_expectation() {
     let (mean, median) = cheaper_and_close("probing", |pos, on| off_pv(pos, 3, on));
@@ -1157,8 +1085,7 @@ fn on_pv(pos: &Position, depth: i32, pv_first: bool, pure: bool) -> (i32, u64) {
 /// Only the first outcome of a PV chance node stays on the PV: the others may then be probed and
 /// pruned like any node off the PV, so PV searches must get much cheaper while their values stay
 /// close (measured at depth 3 on these positions with the built-in weights: 9.6 times fewer
-/// nodes, mean difference 55 cp, median 30; with the second fit's roaming-guard terms, 10.7
-/// times, 71 cp and 26). Pure searches do not prune, so they are unchanged.
+/// nodes, mean difference 55 cp, median 30). Pure searches do not prune, so they are unchanged.
 #[test]
 fn pv_first_outcome_is_cheaper_and_close() {
     let (mean, median) = cheaper_and_close("pvfirst", |pos, on| on_pv(pos, 3, on, false));

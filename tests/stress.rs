@@ -15,14 +15,13 @@
 //! Timing bounds are generous (the machine may be loaded) and a timing miss is retried twice
 //! before it fails: these are correctness checks, not benchmarks.
 
-#[path = "protocol_common.rs"]
 mod common;
 
 use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::{check_bestmove, check_info, parse_bestmove, Engine};
+use common::{check_bestmove, check_info, parse_bestmove, Engine, Rng};
 use jieqi::core::{fen, Move, Position, Reveal, Variant};
 
 /// The tests of this file measure time and memory: they run one at a time.
@@ -55,31 +54,6 @@ fn position(text: &str, variant: Variant) -> Position {
     Position::from_setup(&setup, variant)
         .expect("test FEN is valid")
         .0
-}
-
-/// A tiny deterministic generator (xorshift), so that failures reproduce from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // xorshift must not start at 0; mix the seed so that small seeds differ well.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -223,7 +197,7 @@ impl Stream {
             let t = r.range(1, 400);
             let inc = r.range(0, 40);
             let mut s = format!("wtime {t} btime {t} winc {inc} binc {inc}");
-            if r.chance(30) {
+            if r.chance(30, 100) {
                 s += &format!(" movestogo {}", r.range(1, 40));
             }
             s
@@ -286,7 +260,7 @@ impl Stream {
             0..=2 => format!("setoption name Threads value {}", 1 + r.below(2)),
             3..=5 => format!("setoption name Hash value {}", [1, 2, 4, 8, 16][r.below(5)]),
             6 => format!("setoption name MultiPV value {}", 1 + r.below(3)),
-            7 => format!("setoption name Ponder value {}", r.chance(50)),
+            7 => format!("setoption name Ponder value {}", r.chance(50, 100)),
             8 => format!("setoption name Move Overhead value {}", r.range(0, 50)),
             9 => "setoption name Clear Hash".to_string(),
             10 => format!(
@@ -311,7 +285,7 @@ impl Stream {
     /// the position unchanged.
     fn position(&mut self) {
         self.positions += 1;
-        if self.rng.chance(5) {
+        if self.rng.chance(5, 100) {
             // a0a9 is blocked in every variant's start position.
             self.send("position startpos moves a0a9");
             self.bad_positions_sent += 1;
@@ -334,7 +308,7 @@ impl Stream {
                 let mut p = Position::startpos(v);
                 let plies = 4 + self.rng.below(30);
                 walk(&mut self.rng, &mut p, plies);
-                let text = if self.rng.chance(50) {
+                let text = if self.rng.chance(50, 100) {
                     p.fen()
                 } else {
                     p.fen6()
@@ -344,7 +318,7 @@ impl Stream {
         };
         let plies = self.rng.below(10);
         let moves = walk(&mut self.rng, &mut pos, plies);
-        if !moves.is_empty() || self.rng.chance(10) {
+        if !moves.is_empty() || self.rng.chance(10, 100) {
             line += " moves";
             for m in moves {
                 line += " ";
@@ -509,7 +483,7 @@ fn a_random_command_stream_answers_every_go_and_isready() {
             s.step();
             // Now and then everything is let to finish, so that searches also end by
             // themselves rather than only by the next command.
-            if i % 25 == 24 && s.rng.chance(50) {
+            if i % 25 == 24 && s.rng.chance(50, 100) {
                 s.settle();
             }
         }
@@ -553,7 +527,7 @@ fn a_random_command_stream_answers_every_go_and_isready() {
 // ---------------------------------------------------------------------------------------------
 // memory
 
-/// `VmHWM` (peak) and `VmRSS` (now) of a process, in KiB; `None` without /proc.
+/// `VmHWM` (peak) and `VmRSS` (now) of a process, in KiB; `None` if its status cannot be read.
 fn memory_kib(pid: u32) -> Option<(u64, u64)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let field = |name: &str| -> Option<u64> {
@@ -585,13 +559,13 @@ const OVERHEAD_MIB: f64 = 24.0;
 /// The table allocated at start (the default `Hash`).
 const DEFAULT_HASH_MIB: f64 = 64.0;
 
-fn proc_available() -> bool {
-    if std::path::Path::new("/proc/self/status").exists() {
-        true
-    } else {
-        eprintln!("memory: skipped, /proc is not available here");
-        false
-    }
+/// The memory tests read `/proc/<pid>/status`, which Linux has; elsewhere they are ignored.
+/// On Linux a missing `/proc` is a broken test machine, not a pass.
+fn require_proc() {
+    assert!(
+        std::path::Path::new("/proc/self/status").exists(),
+        "the memory tests need /proc/<pid>/status, and /proc/self/status is missing"
+    );
 }
 
 /// Searches in three positions with 1 and 2 threads, each answered with a legal move.
@@ -625,11 +599,13 @@ fn searches(e: &mut Engine) {
 }
 
 #[test]
+#[cfg_attr(
+    not(target_os = "linux"),
+    ignore = "reads /proc/<pid>/status, which only Linux has"
+)]
 fn peak_memory_is_the_hash_plus_a_bounded_overhead() {
     let _serial = serial();
-    if !proc_available() {
-        return;
-    }
+    require_proc();
     for hash in [1u64, 16, 64, 256] {
         let mut e = Engine::start();
         let pid = e.pid();
@@ -667,11 +643,13 @@ fn peak_memory_is_the_hash_plus_a_bounded_overhead() {
 }
 
 #[test]
+#[cfg_attr(
+    not(target_os = "linux"),
+    ignore = "reads /proc/<pid>/status, which only Linux has"
+)]
 fn resizing_the_hash_frees_the_old_table() {
     let _serial = serial();
-    if !proc_available() {
-        return;
-    }
+    require_proc();
     let mut e = Engine::start();
     let pid = e.pid();
     let start = Position::startpos(Variant::Jieqi);

@@ -8,8 +8,9 @@
 //!
 //! Face-down pieces move by their square's role with Xiangqi's restrictions (advisor in the
 //! palace, elephant on its own half); revealed advisors and elephants roam in `jieqi` and `maniac`.
-//! A king is never captured (rule decision 8). In a Maniac waiting turn the waiting piece does
-//! not move, and if nothing else can move the side passes (`0000`) unless it is in check.
+//! A king is never captured (docs/rules.md, decision 8). In a Maniac waiting turn the waiting
+//! piece does not move, and if nothing else can move the side passes (`0000`) unless it is in
+//! check.
 
 use super::attacks::{self, HALF, PALACE, TBIT};
 use super::bitboard::Bitboard;

@@ -164,7 +164,7 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// Something a setup needed fixing for (decision 10 of the rules: inconsistent pools).
+/// Something a setup needed fixing for (docs/rules.md, decision 10: inconsistent pools).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupWarning {
     /// The pool a group of face-down pieces draws from was smaller than the group; the role
@@ -313,7 +313,7 @@ impl Position {
     }
 
     /// Checks a setup against the rules of `variant` and builds the position, with the
-    /// warnings of any fallback applied (decision 10: inconsistent pools).
+    /// warnings of any fallback applied (docs/rules.md, decision 10: inconsistent pools).
     pub fn from_setup(
         setup: &Setup,
         variant: Variant,
@@ -386,7 +386,7 @@ impl Position {
             pos.wait = Some(sq);
         }
         if variant == Variant::Maniac {
-            // Decision 9: Maniac's captured-pool field is read and ignored.
+            // docs/rules.md, decision 9: Maniac's captured-pool field is read and ignored.
             pos.captured = Pool::EMPTY;
         }
         if !variant.has_hidden() {
@@ -405,8 +405,8 @@ impl Position {
         Ok((pos, warnings))
     }
 
-    /// Decision 10: add role identities of face-down pieces, in square order, until each pool is
-    /// at least as large as the group of face-down pieces drawing from it.
+    /// docs/rules.md, decision 10: add role identities of face-down pieces, in square order,
+    /// until each pool is at least as large as the group of face-down pieces drawing from it.
     fn complete_pools(&mut self, warnings: &mut Vec<SetupWarning>) {
         let groups: &[Option<Color>] = match self.variant {
             Variant::Maniac => &[None],

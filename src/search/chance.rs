@@ -525,10 +525,9 @@ mod tests {
     /// Probing estimates each flip's expectation from one deep search and the identities'
     /// static differences: compared with the full expectation, flip by flip, the error stays
     /// smaller than without the shift (measured at depth 2 on these random-game positions, 169
-    /// flips, with the built-in weights (second tuning round, no roaming-guard terms): mean
-    /// 104 cp; the representative's value unshifted: 157; the shift with its sign reversed:
-    /// 236. With the second round's roaming terms: 95, 145 and 218; with the first tuned
-    /// weights: 79, 120 and 180). The bound sits between the right shift and either mistake.
+    /// flips, with the built-in weights: mean 104 cp; the representative's value unshifted:
+    /// 157; the shift with its sign reversed: 236). The bound sits between the right shift and
+    /// either mistake.
     #[test]
     fn probe_estimates_each_flip_closely() {
         let mut diffs = Vec::new();

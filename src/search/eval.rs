@@ -127,8 +127,8 @@ pub fn weight_names() -> Vec<String> {
     names
 }
 
-/// The hand-set weights of the first complete version: the built-in weights of Maniac and
-/// Xiangqi.
+/// The hand-set weights: the built-in weights of Maniac and Xiangqi, and the starting point of
+/// the fits that gave the Jieqi weights.
 pub const DEFAULT_WEIGHTS: Weights = Weights([
     // value_j: A B N R C P
     243, 218, 616, 1080, 769, 149, //

@@ -1,7 +1,5 @@
-//! Helpers shared by the protocol tests (`#[path]`-included by `protocol.rs` and
-//! `protocol_gui.rs`): a running `jieqi` process with deadline-bounded reads, and checkers for
+//! The engine driver: a running `jieqi` process with deadline-bounded reads, and checkers for
 //! the reply formats of protocol.md.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};

@@ -1,34 +1,74 @@
-//! Helpers shared by the referee's integration tests: running `jieqi match`, the faulty test
-//! engine, reading records, and replaying a record on the rules core.
-#![allow(dead_code)]
+//! The match runner's test helpers: running `jieqi match`, the faulty test engine, reading
+//! records, and replaying a record on the rules core.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 use jieqi::core::{fen, Color, Game, Move, Piece, Position, Reveal, Variant};
 use jieqi::referee::json::{self, Json};
 
 pub const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
 
-pub fn faulty_py() -> String {
-    format!("{}/tests/engines/faulty.py", env!("CARGO_MANIFEST_DIR"))
+/// The faulty test engine (`examples/faulty_engine.rs`): a proxy in front of a real engine that
+/// misbehaves on purpose. `cargo test` builds the examples next to the test binaries
+/// (`target/<profile>/examples/`); when only one test target was built (`cargo test --test
+/// NAME`), this builds the example once with the same cargo, profile and target directory.
+pub fn faulty_engine() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        // target/<profile>/deps/<test binary>
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the test binary lies in target/<profile>/deps");
+        let path = profile_dir
+            .join("examples")
+            .join(format!("faulty_engine{}", std::env::consts::EXE_SUFFIX));
+        if !path.exists() {
+            build_faulty_engine(profile_dir);
+        }
+        assert!(
+            path.exists(),
+            "the faulty test engine is missing at {} (build it with `cargo build --example \
+             faulty_engine`, or run the whole `cargo test`)",
+            path.display()
+        );
+        path
+    })
+}
+
+/// Builds the example into `profile_dir` with the cargo that built the tests.
+fn build_faulty_engine(profile_dir: &Path) {
+    let release = profile_dir.file_name().is_some_and(|n| n == "release");
+    let target_dir = profile_dir.parent().expect("target/<profile>");
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args([
+        "build",
+        "--quiet",
+        "--example",
+        "faulty_engine",
+        "--manifest-path",
+    ])
+    .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+    .arg("--target-dir")
+    .arg(target_dir)
+    .args(["--profile", if release { "release" } else { "test" }]);
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("could not run {cmd:?} to build the faulty engine: {e}"));
+    assert!(status.success(), "{cmd:?} failed: {status}");
 }
 
 /// An `--engine` value: the faulty proxy in front of `jieqi`, with extra key=value words.
+/// `proxy_args` are the proxy's own (`--mode`, `--at`, `--sleep`, `--log`).
 pub fn faulty(name: &str, proxy_args: &str, extra: &str) -> String {
     format!(
-        "name={name} cmd=\"python3 {} {proxy_args} -- {JIEQI}\" {extra}",
-        faulty_py()
+        "name={name} cmd=\"{} {proxy_args} -- {JIEQI}\" {extra}",
+        faulty_engine().display()
     )
-}
-
-pub fn python_available() -> bool {
-    Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// A fresh scratch directory for one test.
