@@ -123,7 +123,7 @@ fn install_weights_from_env() -> Result<(), String> {
     Ok(())
 }
 
-/// A strength experiment: `JIEQI_EXPERIMENT="star1=off,order=off,..."` turns search choices
+/// A strength experiment: `JIEQI_EXPERIMENT="probe=off,..."` turns search choices
 /// off for this process (see `search::types::Experiment`).
 fn install_experiment_from_env() -> Result<(), String> {
     let Some(text) = std::env::var_os("JIEQI_EXPERIMENT") else {

@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 
 use jieqi::core::{fen, Move, Occupant, Piece, Position, Role, Variant};
 use jieqi::search::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND};
-use jieqi::search::chance::Aggregation;
 use jieqi::search::eval::{evaluate, terms};
 use jieqi::search::shared::Shared;
 use jieqi::search::tt::Tt;
@@ -257,10 +256,9 @@ fn fresh_shared(hash_mb: usize) -> Shared {
 }
 
 /// Pure alpha-beta with chance nodes from `pos` (ply 0, fresh table), window `(alpha, beta)`.
-fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32, agg: Aggregation) -> i32 {
+fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
     let mut shared = fresh_shared(1);
     shared.pure = true;
-    shared.aggregation = agg;
     let mut s = Searcher::new(&shared, false);
     let v = s.negamax(pos, depth, alpha, beta, 0, beta - alpha > 1, false);
     assert!(!s.stopped);
@@ -360,18 +358,14 @@ fn evaluation_is_colour_symmetric() {
 // ---------------------------------------------------------------------------------------------
 // 2. colour symmetry of the search
 
-/// Compares the pure search of `pos` and of its mirror at depth `d` (both aggregations);
-/// differences are added to `bad`.
+/// Compares the pure search of `pos` and of its mirror at depth `d`; differences are added to
+/// `bad`.
 fn check_search_symmetric(pos: &Position, d: i32, bad: &mut Vec<String>) {
     let m = pos.mirrored();
-    for agg in [Aggregation::ExpectedScore, Aggregation::Centipawns] {
-        let a = pure(pos, d, -INF, INF, agg);
-        let b = pure(&m, d, -INF, INF, agg);
-        if a != b {
-            bad.push(format!(
-                "depth {d} {agg:?}: {pos:?} gives {a}, its mirror gives {b}"
-            ));
-        }
+    let a = pure(pos, d, -INF, INF);
+    let b = pure(&m, d, -INF, INF);
+    if a != b {
+        bad.push(format!("depth {d}: {pos:?} gives {a}, its mirror gives {b}"));
     }
 }
 
@@ -419,8 +413,8 @@ fn quiescence_is_colour_symmetric() {
     for start in starts().iter().filter(|p| p.variant() != Variant::Xiangqi) {
         for _ in 0..6 {
             for pos in random_game(start, 60, &mut rng).iter().step_by(3) {
-                let a = pure(pos, 0, -INF, INF, Aggregation::ExpectedScore);
-                let b = pure(&pos.mirrored(), 0, -INF, INF, Aggregation::ExpectedScore);
+                let a = pure(pos, 0, -INF, INF);
+                let b = pure(&pos.mirrored(), 0, -INF, INF);
                 if a != b {
                     bad.push(format!("{pos:?} gives {a}, its mirror gives {b}"));
                 }
@@ -490,11 +484,11 @@ fn windows(v: i32) -> Vec<(i32, i32)> {
 
 /// Checks the pure search of `pos` at depth `d` in every window of `windows` against the
 /// full-window value; violations are added to `bad`. Returns the number of windows checked.
-fn check_bounds(pos: &Position, d: i32, agg: Aggregation, bad: &mut Vec<String>) -> usize {
-    let v = pure(pos, d, -INF, INF, agg);
+fn check_bounds(pos: &Position, d: i32, bad: &mut Vec<String>) -> usize {
+    let v = pure(pos, d, -INF, INF);
     let ws = windows(v);
     for &(alpha, beta) in &ws {
-        let r = pure(pos, d, alpha, beta, agg);
+        let r = pure(pos, d, alpha, beta);
         let what = format!("{pos:?} depth {d}: full window {v}, ({alpha}, {beta}) gave {r}");
         if r <= alpha {
             if v > alpha {
@@ -509,15 +503,6 @@ fn check_bounds(pos: &Position, d: i32, agg: Aggregation, bad: &mut Vec<String>)
         }
     }
     ws.len()
-}
-
-fn assert_bounds_valid(agg: Aggregation) {
-    let mut bad = Vec::new();
-    let mut checked = 0;
-    for (pos, d) in bound_positions() {
-        checked += check_bounds(&pos, d, agg, &mut bad);
-    }
-    assert_none(&format!("bounds at chance nodes, {agg:?}"), &bad, checked);
 }
 
 /// Positions with face-down pieces: random Jieqi and Maniac middle games (from the start
@@ -570,13 +555,13 @@ fn bound_positions() -> Vec<(Position, i32)> {
 }
 
 #[test]
-fn chance_node_bounds_are_valid_in_expected_score() {
-    assert_bounds_valid(Aggregation::ExpectedScore);
-}
-
-#[test]
-fn chance_node_bounds_are_valid_in_centipawns() {
-    assert_bounds_valid(Aggregation::Centipawns);
+fn chance_node_bounds_are_valid() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (pos, d) in bound_positions() {
+        checked += check_bounds(&pos, d, &mut bad);
+    }
+    assert_none("bounds at chance nodes", &bad, checked);
 }
 
 // ---------------------------------------------------------------------------------------------

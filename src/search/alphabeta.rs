@@ -100,11 +100,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The principal variation found below the root at the last completed search.
-    pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
-    }
-
     /// The principal variation below the root move just searched (from ply 1).
     pub fn child_pv(&self) -> Vec<Move> {
         self.pv[1][1..self.pv_len[1].max(1)].to_vec()
@@ -239,7 +234,7 @@ impl<'a> Searcher<'a> {
         pv_node: bool,
     ) -> i32 {
         if pos.is_flip(mv) || self.learns_capture(pos, mv) {
-            let v = self.chance(pos, mv, depth, alpha, beta, ply, pv_node, None);
+            let v = self.chance(pos, mv, depth, alpha, beta, ply, pv_node);
             // What follows a flip depends on the draw: the line stops here.
             self.pv_len[ply + 1] = ply + 1;
             return v;
@@ -276,7 +271,7 @@ impl<'a> Searcher<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.count_node();
         if self.stopped {
@@ -471,16 +466,16 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`),
-    /// with at most `Shared::qs_flip_limit` flips expanded as chance nodes on a line (later ones
-    /// turn out as their most likely identity). The stop flag is checked here too.
+    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`).
+    /// A flip is not expanded as a chance node here: it turns out as its most likely identity,
+    /// so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
+    /// than they were worth to a given depth). The stop flag is checked here too.
     pub fn qsearch(
         &mut self,
         pos: &Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        flips: u32,
         qdepth: u32,
     ) -> i32 {
         self.pv_len[ply] = ply;
@@ -543,20 +538,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let v = if flip && flips < self.shared.qs_flip_limit {
-                self.chance(
-                    pos,
-                    mv,
-                    0,
-                    alpha,
-                    beta,
-                    ply,
-                    false,
-                    Some((flips + 1, qdepth + 1)),
-                )
-            } else if flip {
-                // Past the limit a flip is not expanded: it turns out as its most likely
-                // identity, so that face-down pieces can still recapture.
+            let v = if flip {
                 let outcomes = pos.flip_outcomes(mv.from());
                 // Ties (Maniac's red and black pawns) go to the mover's colour: symmetric.
                 let mover = pos.side_to_move();
@@ -566,11 +548,11 @@ impl<'a> Searcher<'a> {
                     .map(|(p, _)| p);
                 let mut c = *pos;
                 c.play_unchecked(mv, likely);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, flips + 1, qdepth + 1)
+                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
             } else {
                 let mut c = *pos;
                 c.play_unchecked(mv, None);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth + 1)
+                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
             };
             if self.stopped {
                 return 0;

@@ -23,81 +23,70 @@ const LN10_OVER_SCALE: f64 = std::f64::consts::LN_10 / LOGISTIC_SCALE;
 /// Half-width added around the node's window for the first search of each outcome.
 const OUTCOME_MARGIN: i32 = 80;
 
-/// How outcome values are combined at chance nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Aggregation {
-    /// Expected score: average win probabilities (the default).
-    #[default]
-    ExpectedScore,
-    /// Plain average of centipawn scores (for comparison matches).
-    Centipawns,
+/// A score as an expected score in [0, 1] (a logistic of the score; mates are 0 or 1): the unit
+/// in which chance nodes average their outcomes.
+#[inline]
+pub fn to_unit(s: i32) -> f64 {
+    if s > MATE_BOUND {
+        return 1.0;
+    }
+    if s < -MATE_BOUND {
+        return 0.0;
+    }
+    1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp())
 }
 
-impl Aggregation {
-    /// Score to the unit in which outcomes are averaged, in [0, 1].
-    #[inline]
-    pub fn to_unit(self, s: i32) -> f64 {
-        if s > MATE_BOUND {
-            return 1.0;
-        }
-        if s < -MATE_BOUND {
-            return 0.0;
-        }
-        match self {
-            Aggregation::ExpectedScore => 1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp()),
-            Aggregation::Centipawns => {
-                ((s as f64 + MATE_BOUND as f64) / (2.0 * MATE_BOUND as f64)).clamp(0.0, 1.0)
-            }
-        }
-    }
+/// The score of an expected score (real-valued; the caller rounds).
+#[inline]
+fn unit_to_score(p: f64) -> f64 {
+    let p = p.clamp(1e-15, 1.0 - 1e-15);
+    (p / (1.0 - p)).ln() / LN10_OVER_SCALE
+}
 
-    /// The score of a unit value (real-valued; the caller rounds).
-    #[inline]
-    fn unit_to_score(self, p: f64) -> f64 {
-        match self {
-            Aggregation::ExpectedScore => {
-                let p = p.clamp(1e-15, 1.0 - 1e-15);
-                (p / (1.0 - p)).ln() / LN10_OVER_SCALE
-            }
-            Aggregation::Centipawns => p * 2.0 * MATE_BOUND as f64 - MATE_BOUND as f64,
-        }
+/// Largest score whose expected score is at most `p` (`-MATE_BOUND` if none is).
+fn floor_score(p: f64) -> i32 {
+    if p <= to_unit(-MATE_BOUND + 1) {
+        return -MATE_BOUND;
     }
+    let mut s = (unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+    // The formula is off by at most a rounding step; walk to the exact boundary.
+    while s > -MATE_BOUND + 1 && to_unit(s) > p {
+        s -= 1;
+    }
+    while s < MATE_BOUND - 1 && to_unit(s + 1) <= p {
+        s += 1;
+    }
+    s
+}
 
-    /// Largest score whose unit value is at most `p` (`-MATE_BOUND` if none is).
-    fn floor_score(self, p: f64) -> i32 {
-        if p <= self.to_unit(-MATE_BOUND + 1) {
-            return -MATE_BOUND;
-        }
-        let mut s = (self.unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        // The formula is off by at most a rounding step; walk to the exact boundary.
-        while s > -MATE_BOUND + 1 && self.to_unit(s) > p {
-            s -= 1;
-        }
-        while s < MATE_BOUND - 1 && self.to_unit(s + 1) <= p {
-            s += 1;
-        }
-        s
+/// Smallest score whose expected score is at least `p` (`MATE_BOUND` if none is).
+fn ceil_score(p: f64) -> i32 {
+    if p >= to_unit(MATE_BOUND - 1) {
+        return MATE_BOUND;
     }
+    let mut s = (unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+    while s < MATE_BOUND - 1 && to_unit(s) < p {
+        s += 1;
+    }
+    while s > -MATE_BOUND + 1 && to_unit(s - 1) >= p {
+        s -= 1;
+    }
+    s
+}
 
-    /// Smallest score whose unit value is at least `p` (`MATE_BOUND` if none is).
-    fn ceil_score(self, p: f64) -> i32 {
-        if p >= self.to_unit(MATE_BOUND - 1) {
-            return MATE_BOUND;
-        }
-        let mut s = (self.unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        while s < MATE_BOUND - 1 && self.to_unit(s) < p {
-            s += 1;
-        }
-        while s > -MATE_BOUND + 1 && self.to_unit(s - 1) >= p {
-            s -= 1;
-        }
-        s
-    }
+/// The score of an average expected score: never a mate score, within the evaluation's range.
+pub fn score_of(p: f64) -> i32 {
+    (unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
 
-    /// The score of an average: never a mate score, within the evaluation's range.
-    pub fn score_of(self, p: f64) -> i32 {
-        (self.unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+/// The value of a chance node whose outcomes have the exact `values` and the weighted mean
+/// expected score `mean`: a mate only when every outcome is a mate of the same sign (then the
+/// slowest win or the quickest loss), else the score of the mean.
+pub fn expected_value(values: &[i32], mean: f64) -> i32 {
+    if values.iter().all(|&v| v > MATE_BOUND) || values.iter().all(|&v| v < -MATE_BOUND) {
+        return values.iter().copied().min().unwrap_or(0);
     }
+    score_of(mean)
 }
 
 /// The position after `mv` when the flipped (or, `learning`, the captured and identified)
@@ -133,19 +122,13 @@ impl<'a> Searcher<'a> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-        quiesce: Option<(u32, u32)>,
         learning: bool,
     ) -> i32 {
         let c = outcome_position(pos, mv, piece, learning);
-        match quiesce {
-            Some((flips, qdepth)) => -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth),
-            None => {
-                self.path.push(c.hash());
-                let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
-                self.path.pop();
-                v
-            }
-        }
+        self.path.push(c.hash());
+        let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
+        self.path.pop();
+        v
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value (its
@@ -168,7 +151,6 @@ impl<'a> Searcher<'a> {
         ply: usize,
         learning: bool,
     ) -> Option<i32> {
-        let agg = self.shared.aggregation;
         let total = outcomes.total_weight() as f64;
         let mut q: Vec<(crate::core::Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
@@ -176,7 +158,7 @@ impl<'a> Searcher<'a> {
             // A piece that lands where the opponent attacks it may be taken at once, and what
             // that costs depends on the identity: a quiescence value then, else the evaluation.
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -INF, INF, ply + 1, 0, 0)
+                -self.qsearch(&c, -INF, INF, ply + 1, 0)
             } else {
                 -super::eval::evaluate(&c)
             };
@@ -185,11 +167,11 @@ impl<'a> Searcher<'a> {
             }
             q.push((piece, w as f64 / total, v));
         }
-        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * agg.to_unit(v)).sum();
-        let mean = agg.score_of(mean_u);
+        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
+        let mean = score_of(mean_u);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
-            let da = (agg.to_unit(a.2) - mean_u).abs();
-            let db = (agg.to_unit(b.2) - mean_u).abs();
+            let da = (to_unit(a.2) - mean_u).abs();
+            let db = (to_unit(b.2) - mean_u).abs();
             da.total_cmp(&db)
         })?;
         let offset = mean - q_rep;
@@ -207,7 +189,6 @@ impl<'a> Searcher<'a> {
             wb,
             ply,
             false,
-            None,
             learning,
         );
         if self.stopped {
@@ -220,8 +201,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
-    /// identity the mover learns), searched to `depth` (or in quiescence when
-    /// `quiesce` gives the flip count of the line), with window `(alpha, beta)` from the
+    /// identity the mover learns), searched to `depth`, with window `(alpha, beta)` from the
     /// mover's view. Returns a value, or `alpha`/`beta` as a bound on a cut.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn chance(
@@ -233,7 +213,6 @@ impl<'a> Searcher<'a> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-        quiesce: Option<(u32, u32)>,
     ) -> i32 {
         // A flip draws the mover's identity; a capture of a face-down piece by the root side
         // (not a flip) teaches the capturer the victim's identity, drawn from its pool.
@@ -246,12 +225,11 @@ impl<'a> Searcher<'a> {
         if outcomes.len() <= 1 {
             let piece = outcomes.as_slice().first().map(|&(p, _)| p);
             return self.outcome_value(
-                pos, mv, piece, depth, alpha, beta, ply, pv_node, quiesce, learning,
+                pos, mv, piece, depth, alpha, beta, ply, pv_node, learning,
             );
         }
         let variant = pos.variant();
-        if quiesce.is_none()
-            && !pv_node
+        if !pv_node
             && depth >= 1
             && !self.shared.pure
             && self.shared.experiment.probe
@@ -264,13 +242,10 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
-        if self.shared.experiment.order_outcomes {
-            order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
-        }
+        order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
         let total = outcomes.total_weight() as f64;
-        let agg = self.shared.aggregation;
 
-        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT || !self.shared.experiment.star1 {
+        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
             // A window at the edge of the evaluation's range: only mates in every outcome can
             // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
             let mut vals = Vec::with_capacity(order.len());
@@ -284,7 +259,6 @@ impl<'a> Searcher<'a> {
                     INF,
                     ply,
                     pv_node,
-                    quiesce,
                     learning,
                 );
                 if self.stopped {
@@ -292,15 +266,12 @@ impl<'a> Searcher<'a> {
                 }
                 vals.push(v);
             }
-            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-                return vals.iter().copied().min().unwrap_or(0);
-            }
-            let sum: f64 = order
+            let mean: f64 = order
                 .iter()
                 .zip(&vals)
-                .map(|(&(_, w), &v)| w as f64 / total * agg.to_unit(v))
+                .map(|(&(_, w), &v)| w as f64 / total * to_unit(v))
                 .sum();
-            return agg.score_of(sum);
+            return expected_value(&vals, mean);
         }
 
         // Bounds of each outcome's value in units: searched outcomes narrow [0, 1]; the node is
@@ -310,8 +281,8 @@ impl<'a> Searcher<'a> {
         let mut lo = vec![0.0f64; n];
         let mut hi = vec![1.0f64; n];
         let mut val: Vec<Option<i32>> = vec![None; n];
-        let pa = agg.to_unit(alpha);
-        let pb = agg.to_unit(beta);
+        let pa = to_unit(alpha);
+        let pb = to_unit(beta);
         // Star1 window for outcome `i` given the others' bounds.
         let star1 = |i: usize, lo: &[f64], hi: &[f64]| -> (f64, f64) {
             let (mut others_hi, mut others_lo) = (0.0, 0.0);
@@ -330,8 +301,8 @@ impl<'a> Searcher<'a> {
         // failing high, as tight as the outcome bounds allow.
         // Rounded like the exact value (`score_of`), so that a bound never excludes the value a
         // full-window search of the node would return.
-        let low_bound = |node_hi: f64| agg.score_of(node_hi).min(alpha);
-        let high_bound = |node_lo: f64| agg.score_of(node_lo).max(beta);
+        let low_bound = |node_hi: f64| score_of(node_hi).min(alpha);
+        let high_bound = |node_lo: f64| score_of(node_lo).max(beta);
         let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
             let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
             let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
@@ -367,12 +338,12 @@ impl<'a> Searcher<'a> {
                 let ca = if a <= 0.0 || low_edge {
                     -INF
                 } else {
-                    agg.floor_score(a)
+                    floor_score(a)
                 };
                 let cb = if b >= 1.0 || high_edge {
                     INF
                 } else {
-                    agg.ceil_score(b)
+                    ceil_score(b)
                 };
                 let (wa, wb) = if pass == 0 {
                     let wa = ca.max(alpha.saturating_sub(margin));
@@ -407,7 +378,6 @@ impl<'a> Searcher<'a> {
                     && i > 0
                     && depth >= 3
                     && !self.shared.pure
-                    && self.shared.experiment.reduce_outcomes
                 {
                     depth - 1
                 } else {
@@ -426,7 +396,6 @@ impl<'a> Searcher<'a> {
                     wb,
                     ply,
                     child_pv,
-                    quiesce,
                     learning,
                 );
                 if self.stopped {
@@ -436,18 +405,18 @@ impl<'a> Searcher<'a> {
                     first[i] = Some(v);
                 }
                 if wa > -INF && v <= wa {
-                    hi[i] = hi[i].min(agg.to_unit(v));
+                    hi[i] = hi[i].min(to_unit(v));
                     if wa == ca {
                         // Below the Star1 window: the node is at most alpha.
                         return low_bound(pa - f[i] * (a - hi[i]));
                     }
                 } else if wb < INF && v >= wb {
-                    lo[i] = lo[i].max(agg.to_unit(v));
+                    lo[i] = lo[i].max(to_unit(v));
                     if wb == cb {
                         return high_bound(pb - f[i] * (b - lo[i]));
                     }
                 } else {
-                    let u = agg.to_unit(v);
+                    let u = to_unit(v);
                     lo[i] = u;
                     hi[i] = u;
                     val[i] = Some(v);
@@ -457,12 +426,10 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // Every outcome is exact here (the last pass searched with the exact Star1 windows).
         let vals: Vec<i32> = val.iter().map(|v| v.unwrap_or(0)).collect();
-        if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-            return vals.iter().copied().min().unwrap_or(0);
-        }
-        let sum: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
-        agg.score_of(sum)
+        let mean: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
+        expected_value(&vals, mean)
     }
 }
 
@@ -519,7 +486,7 @@ mod tests {
         let mut s = Searcher::new(&shared, false);
         s.root_side = Some(pos.side_to_move());
         let w = EVAL_LIMIT - 1;
-        s.chance(pos, mv, depth, -w, w, 0, false, None)
+        s.chance(pos, mv, depth, -w, w, 0, false)
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

@@ -12,6 +12,7 @@ use crate::belief;
 use crate::core::{Move, MoveList, Position};
 
 use super::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::chance::{expected_value, score_of, to_unit};
 use super::shared::Shared;
 use super::time::{self, Budget};
 use super::types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
@@ -253,7 +254,6 @@ fn iterate(
         best: Some(rms[0].mv),
         ..Outcome::default()
     };
-    let mut last_score = 0;
     let start_depth = 1 + (id % 2) as u32;
     // Only a clock banks unused time: under `movetime` the whole time is thought through.
     let timing = shared.experiment.iteration_timing(pos.variant()) && limits.movetime.is_none();
@@ -332,14 +332,11 @@ fn iterate(
         if !main {
             continue;
         }
-        let change = top.score - last_score;
-        last_score = top.score;
         if let Some(b) = budget {
             let pondering = shared.pondering.load(Ordering::Relaxed);
-            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(top.mv), change);
             let only_move = rms.len() == 1 && depth >= 4;
             let now = shared.clock_ms();
-            if !pondering && (now as f64 >= soft || only_move) {
+            if !pondering && (now >= b.soft_ms || only_move) {
                 break;
             }
             if timing {
@@ -480,7 +477,6 @@ fn monte_carlo(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build();
-    let agg = shared.aggregation;
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as u32 - 10)
@@ -489,7 +485,6 @@ fn monte_carlo(
         best: Some(moves[0]),
         ..Outcome::default()
     };
-    let mut last_score = 0;
     for depth in 1..=max_depth {
         let search_world = |w: &Position| -> Option<Vec<i32>> {
             let mut s = Searcher::new(shared, true);
@@ -519,28 +514,21 @@ fn monte_carlo(
         let mut ranked: Vec<(f64, usize)> = (0..moves.len())
             .map(|i| {
                 let mean =
-                    results.iter().map(|r| agg.to_unit(r[i])).sum::<f64>() / results.len() as f64;
+                    results.iter().map(|r| to_unit(r[i])).sum::<f64>() / results.len() as f64;
                 (mean, i)
             })
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let (mean, i) = ranked[0];
-        let all_mates: Option<i32> = {
-            let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
-            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-                vals.iter().copied().min()
-            } else {
-                None
-            }
-        };
-        let score = all_mates.unwrap_or_else(|| agg.score_of(mean));
+        let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
+        let score = expected_value(&vals, mean);
         for (line, &(m, j)) in ranked.iter().enumerate().take(options.multipv.max(1)) {
             report(Report::Info(make_info(
                 shared,
                 depth,
                 depth as usize,
                 line + 1,
-                if line == 0 { score } else { agg.score_of(m) },
+                if line == 0 { score } else { score_of(m) },
                 Bound::Exact,
                 vec![moves[j]],
             )));
@@ -554,12 +542,10 @@ fn monte_carlo(
         };
         if let Some(b) = budget {
             let pondering = shared.pondering.load(Ordering::Relaxed);
-            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(moves[i]), score - last_score);
-            if !pondering && shared.clock_ms() as f64 * 2.0 >= soft {
+            if !pondering && shared.clock_ms() * 2 >= b.soft_ms {
                 break;
             }
         }
-        last_score = score;
         if shared.should_stop(true) {
             break;
         }

@@ -4,7 +4,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::chance::Aggregation;
 use super::tt::Tt;
 use super::types::Experiment;
 
@@ -21,13 +20,9 @@ pub struct Shared {
     pub clock_base_ms: AtomicU64,
     /// While pondering, time limits do not apply.
     pub pondering: Arc<AtomicBool>,
-    pub aggregation: Aggregation,
     /// Exact search for tests: no forward pruning, reductions or transposition cutoffs, so the
     /// value does not depend on the window (bounds can be checked against a full-window search).
     pub pure: bool,
-    /// Flips on one quiescence line that are expanded as chance nodes; later flips take their
-    /// most likely identity. Zero measured fastest to a given depth at equal results.
-    pub qs_flip_limit: u32,
     /// Whether the root side's captures of face-down pieces are chance nodes (it learns the
     /// identity); otherwise such a capture leaves the pool unchanged (the same expectation for
     /// later flips, without the knowledge).
@@ -48,9 +43,7 @@ impl Shared {
             hard_ms: AtomicU64::new(u64::MAX),
             clock_base_ms: AtomicU64::new(0),
             pondering,
-            aggregation: experiment.aggregation,
             pure: false,
-            qs_flip_limit: 0,
             learn_captures: true,
             experiment,
         }

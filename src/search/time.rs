@@ -3,8 +3,7 @@
 //! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
 //! (the clock divided by the moves to go, unless `movestogo` says 30 in Jieqi and 28 elsewhere,
 //! plus three quarters of the increment; no new iteration starts after it, nor in Jieqi one
-//! predicted to end after the hard limit; with the `stretch` experiment switch, stretched when
-//! the best move is a risky flip or the score drops) and a hard limit (2.5 times the soft one in
+//! predicted to end after the hard limit) and a hard limit (2.5 times the soft one in
 //! Jieqi, 4 times elsewhere, at most two fifths of the clock; the search is stopped there).
 //! Jieqi differs because one more ply costs about ten times more there (a chance node at every
 //! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both
@@ -17,7 +16,7 @@ use super::types::Limits;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Milliseconds after which no new iteration starts (before any stretching).
+    /// Milliseconds after which no new iteration starts.
     pub soft_ms: u64,
     /// Milliseconds at which the search is stopped.
     pub hard_ms: u64,
@@ -75,24 +74,6 @@ pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard
         6.0
     };
     now_ms as f64 + last * growth <= hard_ms as f64
-}
-
-/// How much of the soft limit to allow before the next iteration, given whether the best move
-/// flips a piece and how the score moved since the last iteration (centipawns, negative = drop).
-pub fn stretch(best_is_flip: bool, score_change: i32) -> f64 {
-    let mut f = 1.0;
-    if !super::types::experiment().stretch {
-        return f;
-    }
-    if best_is_flip {
-        f *= 1.3;
-    }
-    if score_change < -40 {
-        f *= 1.5;
-    } else if score_change < -15 {
-        f *= 1.2;
-    }
-    f
 }
 
 #[cfg(test)]

@@ -79,20 +79,9 @@ impl SearchMode {
 /// `protocol.md` section 5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Experiment {
-    /// Star1 windows at chance nodes (off: every outcome searched with a full window).
-    pub star1: bool,
-    /// Outcomes searched in order of weight times value (off: pool order).
-    pub order_outcomes: bool,
-    /// Outcomes after the heaviest searched one ply shallower off the PV.
-    pub reduce_outcomes: bool,
-    /// How chance nodes average their outcomes.
-    pub aggregation: super::chance::Aggregation,
     /// Moves to go assumed when the clock does not say (`None`: the variant's, see
     /// [`Experiment::moves_to_go`]).
     pub moves_to_go: Option<u32>,
-    /// Longer thinking when the best move flips or the score drops. Off by default: it lost
-    /// 60 Elo (95% 18..104) at 1+0.01 (docs/strength.md).
-    pub stretch: bool,
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     /// `None`: off in Jieqi (it measured -19 Elo, 95% -57..+18, at 2+0.02; docs/strength.md),
     /// on elsewhere.
@@ -120,12 +109,7 @@ pub struct Experiment {
 impl Default for Experiment {
     fn default() -> Experiment {
         Experiment {
-            star1: true,
-            order_outcomes: true,
-            reduce_outcomes: true,
-            aggregation: super::chance::Aggregation::ExpectedScore,
             moves_to_go: None,
-            stretch: false,
             draw_scaling: None,
             probe: true,
             iteration_timing: None,
@@ -176,9 +160,8 @@ impl Experiment {
             .unwrap_or(variant == crate::core::Variant::Jieqi)
     }
 
-    /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch`, `drawscale`, `probe`, `itertime`, `pvfirst` (`on`/`off`), `aggregation`
-    /// (`units`/`cp`), `movestogo` (1..=100), `hard` (10..=100 tenths).
+    /// Reads `key=value` words separated by commas or blanks: `drawscale`, `probe`, `itertime`,
+    /// `pvfirst` (`on`/`off`), `movestogo` (1..=100), `hard` (10..=100 tenths).
     pub fn parse(text: &str) -> Result<Experiment, String> {
         let mut e = Experiment::default();
         for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
@@ -197,21 +180,10 @@ impl Experiment {
                     .ok_or_else(|| format!("{k}: '{v}' is not {lo}..{hi}{unit}"))
             };
             match k {
-                "star1" => e.star1 = on()?,
-                "order" => e.order_outcomes = on()?,
-                "reduce" => e.reduce_outcomes = on()?,
-                "stretch" => e.stretch = on()?,
                 "drawscale" => e.draw_scaling = Some(on()?),
                 "probe" => e.probe = on()?,
                 "itertime" => e.iteration_timing = Some(on()?),
                 "pvfirst" => e.pv_first_outcome = Some(on()?),
-                "aggregation" => {
-                    e.aggregation = match v {
-                        "units" => super::chance::Aggregation::ExpectedScore,
-                        "cp" => super::chance::Aggregation::Centipawns,
-                        _ => return Err(format!("aggregation: '{v}' is not units or cp")),
-                    }
-                }
                 "hard" => e.hard_tenths = Some(number(10, 100, " (tenths)")?),
                 "movestogo" => e.moves_to_go = Some(number(1, 100, "")?),
                 _ => return Err(format!("unknown experiment switch '{k}'")),
@@ -321,11 +293,7 @@ mod experiment_tests {
     #[test]
     fn experiment_switches_parse_and_refuse_bad_words() {
         assert_eq!(Experiment::parse("").unwrap(), Experiment::default());
-        let e = Experiment::parse(
-            "star1=off, order=off reduce=0,aggregation=cp,movestogo=20,stretch=off",
-        )
-        .unwrap();
-        assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
+        let e = Experiment::parse("movestogo=20, pvfirst=off").unwrap();
         let e2 = Experiment::parse("probe=off,itertime=off").unwrap();
         assert!(!e2.probe && !e2.iteration_timing(crate::core::Variant::Jieqi));
         let d = Experiment::default();
@@ -348,14 +316,14 @@ mod experiment_tests {
         let e3 = Experiment::parse("hard=40,movestogo=30,itertime=on").unwrap();
         assert_eq!((e3.hard_tenths(Jieqi), e3.moves_to_go(Xiangqi)), (40, 30));
         assert!(e3.iteration_timing(Maniac));
-        assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
         assert_eq!(e.moves_to_go, Some(20));
         for bad in [
-            "star1",
-            "star1=maybe",
+            "probe",
+            "probe=maybe",
+            "star1=off",
+            "aggregation=cp",
             "movestogo=0",
             "movestogo=x",
-            "aggregation=mean",
             "hard=9",
             "hard=x",
             "x=1",
