@@ -18,6 +18,7 @@ use super::format;
 use super::options::{self, Effect, OptionId, Settings, Timing};
 use super::position::{self, GameState};
 use crate::core::{perft, Color, Move, Position, Variant};
+use crate::search::eval::Evaluator;
 use crate::search::{bench, Engine, Info, Limits, Options, Report, Root, SearchMode};
 
 /// Longest input line read; the rest of a longer line is skipped (a whole game of moves is far
@@ -365,7 +366,15 @@ impl<W: Write> Session<W> {
             Command::Perft(depth) => self.perft(depth),
             Command::Bench(depth) => self.bench(depth),
             Command::Eval => {
-                for line in format::eval_lines(self.game.position()) {
+                let pos = self.game.position();
+                let draw_scaling = self.settings.params.get(pos.variant()).draw_scaling;
+                let custom = self
+                    .settings
+                    .weights
+                    .as_deref()
+                    .map(|w| Evaluator::new(Some(w)));
+                let eval = custom.as_ref().unwrap_or_else(|| Evaluator::built_in());
+                for line in format::eval_lines(pos, eval, draw_scaling) {
                     self.out.line(&line);
                 }
             }

@@ -6,7 +6,6 @@ use std::sync::atomic::Ordering;
 
 use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
 
-use super::eval::{evaluate, piece_value};
 use super::shared::Shared;
 use super::tt::{TtBound, TtEntry};
 
@@ -18,8 +17,6 @@ pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which check evasions (all moves) are searched; deeper, a side in check
 /// is scored by the static evaluation.
 pub const QS_EVASION_PLIES: u32 = 3;
-/// Futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 160;
 /// What capturing a face-down piece is assumed to win (about the average identity).
 const HIDDEN_VICTIM_VALUE: i32 = 450;
 
@@ -47,17 +44,6 @@ fn from_tt(s: i32, ply: usize) -> i32 {
         s
     }
 }
-
-/// Reductions for late quiet moves, by depth and move number.
-static LMR: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, cell) in row.iter_mut().enumerate().skip(1) {
-            *cell = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
-        }
-    }
-    t
-});
 
 /// One thread's search state.
 pub struct Searcher<'a> {
@@ -174,13 +160,13 @@ impl<'a> Searcher<'a> {
             Some(Occupant::Revealed(v)) => {
                 let attacker = pos
                     .moving_role(mv.from())
-                    .map_or(0, |r| piece_value(variant, r));
-                1_000_000 + piece_value(variant, v.role) * 16 - attacker / 16
+                    .map_or(0, |r| self.shared.eval.piece_value(variant, r));
+                1_000_000 + self.shared.eval.piece_value(variant, v.role) * 16 - attacker / 16
             }
             Some(Occupant::Hidden { .. }) => {
                 let attacker = pos
                     .moving_role(mv.from())
-                    .map_or(0, |r| piece_value(variant, r));
+                    .map_or(0, |r| self.shared.eval.piece_value(variant, r));
                 1_000_000 + 450 * 16 - attacker / 16
             }
             None => {
@@ -261,7 +247,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let in_check = pos.in_check();
         // Check extension on the principal variation only: with chance nodes below every flip,
@@ -313,12 +299,13 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INF
         } else {
-            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt.map_or_else(|| self.shared.evaluate(pos), |e| e.eval)
         };
         let pure = self.shared.pure;
+        let params = &self.shared.params;
         if !pv_node && !in_check && !is_mate_score(beta) && !pure {
             // Reverse futility: far above beta at low depth.
-            if depth <= 3 && static_eval - 110 * depth >= beta {
+            if depth <= 3 && static_eval - params.reverse_futility_margin * depth >= beta {
                 return static_eval;
             }
             // Null move: let the opponent move twice; if we still stand above beta, cut.
@@ -328,7 +315,7 @@ impl<'a> Searcher<'a> {
                 && pos.waiting_square().is_none()
                 && has_big_pieces(pos)
             {
-                let r = 3 + depth / 5;
+                let r = params.null_move_reduction + depth / params.null_move_depth_divisor;
                 let mut n = *pos;
                 n.play_null();
                 self.path.push(n.hash());
@@ -363,7 +350,7 @@ impl<'a> Searcher<'a> {
                 && !pv_node
                 && !in_check
                 && depth <= 3
-                && i >= 6 + 4 * depth as usize
+                && i as i32 >= params.late_move_base + params.late_move_per_depth * depth
                 && best > -MATE_BOUND
                 && !pos.gives_check_before_flip(mv)
             {
@@ -378,14 +365,14 @@ impl<'a> Searcher<'a> {
                 && depth <= 2
                 && i > 0
                 && best > -MATE_BOUND
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
+                && static_eval + params.futility_margin * depth <= alpha
                 && !pos.gives_check_before_flip(mv)
             {
                 continue;
             }
             let mut r = 0;
             if depth >= 3 && i >= 3 && !in_check && !pure && (quiet || (flip && !capture)) {
-                r = LMR[(depth as usize).min(63)][i.min(63)] as i32;
+                r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
                 if pv_node {
                     r -= 1;
                 }
@@ -411,7 +398,7 @@ impl<'a> Searcher<'a> {
                         alpha,
                         beta,
                         ply,
-                        pv_node || !self.shared.experiment.pv_first_outcome(pos.variant()),
+                        pv_node || !self.shared.params.pv_first_outcome,
                     );
                 }
                 v
@@ -488,16 +475,16 @@ impl<'a> Searcher<'a> {
             self.seldepth = ply;
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let in_check = pos.in_check();
         if in_check && qdepth >= QS_EVASION_PLIES {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = evaluate(pos);
+            stand = self.shared.evaluate(pos);
             if stand >= beta {
                 return stand;
             }
@@ -520,10 +507,10 @@ impl<'a> Searcher<'a> {
             let flip = pos.is_flip(mv);
             if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
-                    Some(Occupant::Revealed(p)) => piece_value(variant, p.role),
+                    Some(Occupant::Revealed(p)) => self.shared.eval.piece_value(variant, p.role),
                     _ => HIDDEN_VICTIM_VALUE,
                 };
-                if stand + gain + 150 < alpha {
+                if stand + gain + self.shared.params.delta_margin < alpha {
                     continue; // delta pruning
                 }
                 // A capture that gives up more than it takes on a defended square is not
@@ -532,9 +519,11 @@ impl<'a> Searcher<'a> {
                     HIDDEN_VICTIM_VALUE
                 } else {
                     pos.moving_role(mv.from())
-                        .map_or(0, |r| piece_value(variant, r))
+                        .map_or(0, |r| self.shared.eval.piece_value(variant, r))
                 };
-                if attacker > gain + 50 && pos.is_attacked_by(mv.to(), !pos.side_to_move()) {
+                if attacker > gain + self.shared.params.bad_capture_margin
+                    && pos.is_attacked_by(mv.to(), !pos.side_to_move())
+                {
                     continue;
                 }
             }

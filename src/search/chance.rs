@@ -14,14 +14,11 @@
 use crate::core::{Move, Position};
 
 use super::alphabeta::{is_mate_score, Searcher, INF, MATE_BOUND};
-use super::eval::{piece_value, EVAL_LIMIT};
+use super::eval::EVAL_LIMIT;
 
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
 pub const LOGISTIC_SCALE: f64 = 361.0;
 const LN10_OVER_SCALE: f64 = std::f64::consts::LN_10 / LOGISTIC_SCALE;
-
-/// Half-width added around the node's window for the first search of each outcome.
-const OUTCOME_MARGIN: i32 = 80;
 
 /// A score as an expected score in [0, 1] (a logistic of the score; mates are 0 or 1): the unit
 /// in which chance nodes average their outcomes.
@@ -160,7 +157,7 @@ impl<'a> Searcher<'a> {
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
                 -self.qsearch(&c, -INF, INF, ply + 1, 0)
             } else {
-                -super::eval::evaluate(&c)
+                -self.shared.evaluate(&c)
             };
             if self.stopped {
                 return Some(0);
@@ -180,17 +177,7 @@ impl<'a> Searcher<'a> {
             (alpha - offset).clamp(-lim, lim - 1),
             (beta - offset).clamp(-lim + 1, lim),
         );
-        let v = self.outcome_value(
-            pos,
-            mv,
-            Some(rep),
-            depth,
-            wa,
-            wb,
-            ply,
-            false,
-            learning,
-        );
+        let v = self.outcome_value(pos, mv, Some(rep), depth, wa, wb, ply, false, learning);
         if self.stopped {
             return Some(0);
         }
@@ -224,16 +211,13 @@ impl<'a> Searcher<'a> {
         };
         if outcomes.len() <= 1 {
             let piece = outcomes.as_slice().first().map(|&(p, _)| p);
-            return self.outcome_value(
-                pos, mv, piece, depth, alpha, beta, ply, pv_node, learning,
-            );
+            return self.outcome_value(pos, mv, piece, depth, alpha, beta, ply, pv_node, learning);
         }
         let variant = pos.variant();
         if !pv_node
             && depth >= 1
             && !self.shared.pure
-            && self.shared.experiment.probe
-            && variant == crate::core::Variant::Jieqi
+            && self.shared.params.probe
             && alpha > -EVAL_LIMIT
             && beta < EVAL_LIMIT
         {
@@ -242,7 +226,9 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
-        order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
+        order.sort_by_key(|&(p, w)| {
+            -(w as i32) * self.shared.eval.piece_value(variant, p.role).max(50)
+        });
         let total = outcomes.total_weight() as f64;
 
         if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
@@ -316,8 +302,12 @@ impl<'a> Searcher<'a> {
                 None
             }
         };
-        let margin = if pv_node { OUTCOME_MARGIN } else { 0 };
-        let pv_first = self.shared.experiment.pv_first_outcome(variant);
+        let margin = if pv_node {
+            self.shared.params.outcome_margin
+        } else {
+            0
+        };
+        let pv_first = self.shared.params.pv_first_outcome;
         // First pass: an aspiration window near the node's own for every outcome. Second pass:
         // outcomes still known only by a bound, with their exact Star1 window.
         // What the first pass returned for each outcome (a bound when it fell outside its window).
@@ -374,11 +364,7 @@ impl<'a> Searcher<'a> {
                     (ca, cb)
                 };
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
-                let d = if !pv_node
-                    && i > 0
-                    && depth >= 3
-                    && !self.shared.pure
-                {
+                let d = if !pv_node && i > 0 && depth >= 3 && !self.shared.pure {
                     depth - 1
                 } else {
                     depth
@@ -387,17 +373,8 @@ impl<'a> Searcher<'a> {
                 // Like the later moves of a PV node, the later outcomes of a PV chance node
                 // are searched as nodes off the PV.
                 let child_pv = pv_node && (i == 0 || !pv_first);
-                let v = self.outcome_value(
-                    pos,
-                    mv,
-                    Some(piece),
-                    d,
-                    wa,
-                    wb,
-                    ply,
-                    child_pv,
-                    learning,
-                );
+                let v =
+                    self.outcome_value(pos, mv, Some(piece), d, wa, wb, ply, child_pv, learning);
                 if self.stopped {
                     return 0;
                 }
@@ -440,6 +417,8 @@ mod tests {
 
     use super::*;
     use crate::core::{MoveList, Variant};
+    use crate::search::eval::Evaluator;
+    use crate::search::params::SearchParams;
     use crate::search::shared::Shared;
     use crate::search::tt::Tt;
 
@@ -477,12 +456,17 @@ mod tests {
 
     /// The value of the flip `mv` off the PV, with a window inside the evaluation's range.
     fn flip_value(pos: &Position, mv: Move, depth: i32, probe: bool) -> i32 {
-        let mut shared = Shared::new(
+        let params = SearchParams {
+            probe,
+            ..SearchParams::for_variant(pos.variant())
+        };
+        let shared = Shared::new(
             Arc::new(Tt::new(2)),
             Arc::new(AtomicBool::new(false)),
             Arc::new(AtomicBool::new(false)),
+            params,
+            Arc::new(Evaluator::new(None)),
         );
-        shared.experiment.probe = probe;
         let mut s = Searcher::new(&shared, false);
         s.root_side = Some(pos.side_to_move());
         let w = EVAL_LIMIT - 1;

@@ -33,7 +33,6 @@ pub struct Outcome {
     pub ponder: Option<Move>,
     pub score: i32,
     pub depth: u32,
-    pub nodes: u64,
 }
 
 /// Score as reported: mate in moves (not plies) from the side to move.
@@ -122,7 +121,7 @@ pub fn run(
     let budget = time::budget(
         limits,
         pos.side_to_move(),
-        pos.variant(),
+        &shared.params,
         options.move_overhead_ms,
     );
     if let Some(b) = budget {
@@ -203,10 +202,7 @@ fn lazy_smp(
         for h in helpers {
             let _ = h.join();
         }
-        Outcome {
-            nodes: shared.total_nodes(),
-            ..out
-        }
+        out
     })
 }
 
@@ -256,7 +252,7 @@ fn iterate(
     };
     let start_depth = 1 + (id % 2) as u32;
     // Only a clock banks unused time: under `movetime` the whole time is thought through.
-    let timing = shared.experiment.iteration_timing(pos.variant()) && limits.movetime.is_none();
+    let timing = shared.params.iteration_timing && limits.movetime.is_none();
     // Clock at the end of the last completed iteration, and that iteration's length.
     let (mut last_end, mut prev_len) = (0u64, 0u64);
     for depth in start_depth..=max_depth {
@@ -266,7 +262,7 @@ fn iterate(
         }
         for line in 0..multipv {
             let prev = rms[line].prev_score;
-            let mut delta = 30;
+            let mut delta = shared.params.aspiration_window;
             let (mut alpha, mut beta) = if depth >= 4 && prev > -INF && !is_mate_score(prev) {
                 ((prev - delta).max(-INF), (prev + delta).min(INF))
             } else {
@@ -327,7 +323,6 @@ fn iterate(
             ponder: ponder_move(pos, top),
             score: top.score,
             depth,
-            nodes: shared.total_nodes(),
         };
         if !main {
             continue;
@@ -369,7 +364,7 @@ fn iterate(
                 best.best = Some(r.mv);
                 r.score
             }
-            None => crate::search::eval::evaluate(pos),
+            None => shared.evaluate(pos),
         };
         best.score = score;
         s.flush_nodes();
@@ -538,7 +533,6 @@ fn monte_carlo(
             ponder: None,
             score,
             depth,
-            nodes: shared.total_nodes(),
         };
         if let Some(b) = budget {
             let pondering = shared.pondering.load(Ordering::Relaxed);
@@ -557,7 +551,7 @@ fn monte_carlo(
             1,
             0,
             1,
-            crate::search::eval::evaluate(&pos),
+            shared.evaluate(&pos),
             Bound::Lower,
             best.best.into_iter().collect(),
         )));

@@ -8,7 +8,7 @@
 //! Every term is computed for Red and for Black with mirrored squares, so the evaluation is
 //! symmetric by construction.
 
-use once_cell::sync::{Lazy, OnceCell};
+use once_cell::sync::Lazy;
 
 use crate::core::attacks;
 use crate::core::{Bitboard, Color, Occupant, Piece, Position, Role, Square, Variant};
@@ -229,17 +229,6 @@ ks_cannon_far -2
 ks_near -29
 ";
 
-static INSTALLED: OnceCell<Weights> = OnceCell::new();
-
-/// Replaces the built-in weights for this process (a tuning experiment). Only before the first
-/// evaluation, and only once; later calls return `false` and change nothing.
-pub fn install_weights(weights: Weights) -> bool {
-    if Lazy::get(&SQUARE_TABLE).is_some() {
-        return false;
-    }
-    INSTALLED.set(weights).is_ok()
-}
-
 /// Reads a weight file: `name value` per line (names of [`weight_names`]), `#` comments;
 /// missing names keep the built-in value.
 pub fn parse_weights(text: &str) -> Result<Weights, String> {
@@ -274,13 +263,12 @@ pub fn format_weights(weights: &Weights) -> String {
         .collect()
 }
 
-/// The weights in use for `variant`: installed ones (all variants), else the built-in ones.
-#[inline(always)]
-pub fn weights(variant: Variant) -> &'static Weights {
-    match INSTALLED.get() {
-        Some(w) => w,
-        None if variant == Variant::Jieqi => &JIEQI_WEIGHTS,
-        None => &DEFAULT_WEIGHTS,
+/// The built-in weights of `variant`.
+pub fn built_in_weights(variant: Variant) -> &'static Weights {
+    if variant == Variant::Jieqi {
+        &JIEQI_WEIGHTS
+    } else {
+        &DEFAULT_WEIGHTS
     }
 }
 
@@ -302,9 +290,10 @@ fn role_slot(role: Role) -> usize {
     role.index().saturating_sub(1)
 }
 
-/// Value of a piece kind in this variant.
+/// Value of a revealed piece kind with these weights (the variant picks the Xiangqi values or
+/// the Jieqi and Maniac ones).
 #[inline(always)]
-pub fn piece_value(variant: Variant, role: Role) -> i32 {
+fn piece_value_in(weights: &Weights, variant: Variant, role: Role) -> i32 {
     if role == Role::King {
         return 0;
     }
@@ -312,16 +301,16 @@ pub fn piece_value(variant: Variant, role: Role) -> i32 {
         Variant::Xiangqi => w::VALUE_X,
         _ => w::VALUE_J,
     };
-    weights(variant).0[base + role_slot(role)]
+    weights.0[base + role_slot(role)]
 }
 
-/// Value of a face-down piece's identity.
+/// Value of a face-down piece's identity with these weights.
 #[inline(always)]
-fn hidden_identity_value(variant: Variant, role: Role) -> i32 {
+fn hidden_identity_value(weights: &Weights, role: Role) -> i32 {
     if role == Role::King {
         return 0;
     }
-    weights(variant).0[w::HIDDEN_VALUE + role_slot(role)]
+    weights.0[w::HIDDEN_VALUE + role_slot(role)]
 }
 
 /// Ranks advanced from the owner's side: 0 on its back rank, 9 on the far one.
@@ -422,10 +411,10 @@ fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> 
 }
 
 /// Square value of a revealed piece of `color` on `sq`.
-fn square_value(variant: Variant, p: Piece, sq: Square) -> i32 {
+fn square_value(weights: &Weights, variant: Variant, p: Piece, sq: Square) -> i32 {
     square_features(variant, p, sq)
         .iter()
-        .map(|&(i, v)| weights(variant).0[i] * v)
+        .map(|&(i, v)| weights.0[i] * v)
         .sum()
 }
 
@@ -439,7 +428,7 @@ fn sign(color: Color) -> i32 {
 
 /// Expected signed (Red-positive) value of a face-down piece drawing from the pool group of
 /// `controller`; 0 if the group is empty.
-fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
+fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color) -> i32 {
     let variant = pos.variant();
     let mut sum = 0i64;
     let mut n = 0i64;
@@ -448,7 +437,7 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
             continue;
         }
         sum +=
-            (sign(piece.color) * hidden_identity_value(variant, piece.role)) as i64 * count as i64;
+            (sign(piece.color) * hidden_identity_value(weights, piece.role)) as i64 * count as i64;
         n += count as i64;
     }
     if n == 0 {
@@ -457,22 +446,6 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
     }
     (sum / n) as i32
 }
-
-/// Square values of revealed pieces, `[variant][piece index][square]`, built once from the
-/// weights in use.
-static SQUARE_TABLE: Lazy<Box<[[[i32; 90]; 14]; 3]>> = Lazy::new(|| {
-    let mut t = Box::new([[[0i32; 90]; 14]; 3]);
-    for variant in [Variant::Jieqi, Variant::Maniac, Variant::Xiangqi] {
-        let x = table_index(variant);
-        for i in 0..14 {
-            let p = Piece::from_index(i);
-            for sq in Square::all() {
-                t[x][i][sq.index()] = square_value(variant, p, sq);
-            }
-        }
-    }
-    t
-});
 
 #[inline(always)]
 fn table_index(variant: Variant) -> usize {
@@ -483,19 +456,86 @@ fn table_index(variant: Variant) -> usize {
     }
 }
 
-/// The evaluation terms.
-pub fn terms(pos: &Position) -> Terms {
+/// The evaluation with one set of weights per variant and the square values built from them.
+/// Each engine has its own (the weights are an engine option).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluator {
+    /// Weights by variant (`table_index`).
+    weights: [Weights; 3],
+    /// Square values of revealed pieces, `[variant][piece index][square]`.
+    squares: Box<[[[i32; 90]; 14]; 3]>,
+}
+
+static BUILT_IN: Lazy<Evaluator> = Lazy::new(|| Evaluator::new(None));
+
+impl Evaluator {
+    /// The evaluation with `weights` in every variant, or with the built-in weights of each.
+    pub fn new(weights: Option<&Weights>) -> Evaluator {
+        let weights = Variant::ALL.map(|v| weights.unwrap_or_else(|| built_in_weights(v)).clone());
+        let mut squares = Box::new([[[0i32; 90]; 14]; 3]);
+        for variant in Variant::ALL {
+            let x = table_index(variant);
+            for i in 0..14 {
+                let p = Piece::from_index(i);
+                for sq in Square::all() {
+                    squares[x][i][sq.index()] = square_value(&weights[x], variant, p, sq);
+                }
+            }
+        }
+        Evaluator { weights, squares }
+    }
+
+    /// The evaluation with the built-in weights.
+    pub fn built_in() -> &'static Evaluator {
+        &BUILT_IN
+    }
+
+    /// The weights of `variant`.
+    #[inline(always)]
+    pub fn weights(&self, variant: Variant) -> &Weights {
+        &self.weights[table_index(variant)]
+    }
+
+    /// Value of a revealed piece kind in `variant`.
+    #[inline(always)]
+    pub fn piece_value(&self, variant: Variant, role: Role) -> i32 {
+        piece_value_in(self.weights(variant), variant, role)
+    }
+
+    /// The evaluation from the side to move's view, within `±EVAL_LIMIT`; `draw_scaling` pulls
+    /// it toward a draw over the last 40 plies before the no-capture limit.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, draw_scaling: bool) -> i32 {
+        self.terms(pos, draw_scaling)
+            .total
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The evaluation terms (see [`Evaluator::evaluate`] for `draw_scaling`).
+    pub fn terms(&self, pos: &Position, draw_scaling: bool) -> Terms {
+        let variant = pos.variant();
+        let wt = self.weights(variant);
+        terms_with(pos, wt, &self.squares[table_index(variant)], draw_scaling)
+    }
+}
+
+/// The evaluation terms with weights `weights` and their square values `table`.
+fn terms_with(
+    pos: &Position,
+    weights: &Weights,
+    table: &[[i32; 90]; 14],
+    draw_scaling: bool,
+) -> Terms {
     let variant = pos.variant();
     let occ = pos.occupied();
     let hidden = pos.hidden();
-    let table = &SQUARE_TABLE[table_index(variant)];
-    let wt = &weights(variant).0;
+    let wt = &weights.0;
     let mut t = Terms::default();
     let mut hidden_value = [0i32; 2];
     if hidden.any() {
         hidden_value = [
-            hidden_expectation(pos, Color::Red),
-            hidden_expectation(pos, Color::Black),
+            hidden_expectation(weights, pos, Color::Red),
+            hidden_expectation(weights, pos, Color::Black),
         ];
     }
     for color in Color::ALL {
@@ -508,7 +548,7 @@ pub fn terms(pos: &Position) -> Terms {
             }
             let revealed = pieces & !hidden;
             if revealed.any() {
-                t.material += s * piece_value(variant, role) * revealed.count() as i32;
+                t.material += s * piece_value_in(weights, variant, role) * revealed.count() as i32;
                 let squares = &table[Piece::new(color, role).index()];
                 for sq in revealed {
                     t.squares += s * squares[sq.index()];
@@ -527,7 +567,7 @@ pub fn terms(pos: &Position) -> Terms {
                             identity: Some(p), ..
                         }) = pos.occupant(sq)
                         {
-                            t.hidden += sign(p.color) * hidden_identity_value(variant, p.role);
+                            t.hidden += sign(p.color) * hidden_identity_value(weights, p.role);
                         }
                     }
                 } else {
@@ -551,7 +591,7 @@ pub fn terms(pos: &Position) -> Terms {
     score += wt[w::TEMPO];
     let hm = pos.halfmove_clock() as i32;
     let limit = variant.no_capture_draw_plies() as i32;
-    if hm > limit - 40 && super::types::experiment().draw_scaling(variant) {
+    if hm > limit - 40 && draw_scaling {
         score = score * (limit - hm).max(0) / 40;
     }
     t.total = score;
@@ -707,12 +747,6 @@ pub fn features(pos: &Position) -> [f64; w::COUNT] {
 /// averaging at chance nodes keeps full precision within this range.
 pub const EVAL_LIMIT: i32 = 4000;
 
-/// The evaluation from the side to move's view, within `±EVAL_LIMIT`.
-#[inline]
-pub fn evaluate(pos: &Position) -> i32 {
-    terms(pos).total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -721,13 +755,13 @@ mod tests {
 
     /// The Red-view evaluation before the no-capture scaling and the clamp.
     fn red_view(pos: &Position) -> i32 {
-        let t = terms(pos);
+        let t = Evaluator::built_in().terms(pos, false);
         t.material
             + t.squares
             + t.hidden
             + t.mobility
             + t.king_safety
-            + sign(pos.side_to_move()) * weights(pos.variant()).0[w::TEMPO]
+            + sign(pos.side_to_move()) * built_in_weights(pos.variant()).0[w::TEMPO]
     }
 
     #[test]
@@ -739,7 +773,7 @@ mod tests {
                 let mut pos = Position::startpos(variant);
                 for _ply in 0..80 {
                     let f = features(&pos);
-                    let wt = &weights(variant).0;
+                    let wt = &built_in_weights(variant).0;
                     let sum: f64 = (0..w::COUNT).map(|i| f[i] * wt[i] as f64).sum();
                     // The evaluation rounds each controller's expected face-down value down.
                     let slack = pos.hidden().count() as f64 + 1e-6;
@@ -797,10 +831,10 @@ mod tests {
             .filter(|&i| tuned.0[i] != JIEQI_WEIGHTS.0[i])
             .collect();
         assert_eq!(differ, vec![w::ADVISOR_HOME, w::ELEPHANT_HOME]);
-        // The first fit is kept for comparison matches (`JIEQI_WEIGHTS`).
+        // The first fit is kept for comparison matches (`WeightsFile`).
         let first = include_str!("../../docs/weights/jieqi-tuned-1.txt");
         assert_ne!(parse_weights(first).unwrap(), *JIEQI_WEIGHTS);
-        assert_eq!(weights(Variant::Maniac), &DEFAULT_WEIGHTS);
-        assert_eq!(weights(Variant::Xiangqi), &DEFAULT_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Maniac), &DEFAULT_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Xiangqi), &DEFAULT_WEIGHTS);
     }
 }

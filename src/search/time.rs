@@ -10,8 +10,9 @@
 //! limits leave the move overhead unspent, and the hard limit never exceeds what is on the clock.
 //! Negative clocks count as zero.
 
-use crate::core::{Color, Variant};
+use crate::core::Color;
 
+use super::params::SearchParams;
 use super::types::Limits;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +24,12 @@ pub struct Budget {
 }
 
 /// The budget for a search, or `None` when no time limit applies.
-pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) -> Option<Budget> {
+pub fn budget(
+    limits: &Limits,
+    side: Color,
+    params: &SearchParams,
+    overhead_ms: u64,
+) -> Option<Budget> {
     if limits.infinite {
         return None;
     }
@@ -41,8 +47,9 @@ pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) 
     let time = time?.max(0) as u64;
     let inc = inc.unwrap_or(0).max(0) as u64;
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let default_moves = super::types::experiment().moves_to_go(variant);
-    let moves_left = limits.movestogo.map_or(default_moves, |m| m.clamp(1, 60)) as u64;
+    let moves_left = limits
+        .movestogo
+        .map_or(params.moves_to_go, |m| m.clamp(1, 60)) as u64;
     if moves_left == 1 {
         // The last move before the control: this much at most.
         let t = usable.saturating_sub(usable / 20).max(1);
@@ -52,7 +59,7 @@ pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) 
         });
     }
     let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
-    let hard_tenths = super::types::experiment().hard_tenths(variant) as u64;
+    let hard_tenths = params.hard_limit_tenths as u64;
     let hard = (soft * hard_tenths / 10)
         .min(usable * 2 / 5)
         .max(soft)
@@ -79,6 +86,16 @@ pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Variant;
+
+    fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) -> Option<Budget> {
+        super::budget(
+            limits,
+            side,
+            &SearchParams::for_variant(variant),
+            overhead_ms,
+        )
+    }
 
     fn limits() -> Limits {
         Limits::default()
