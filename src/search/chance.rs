@@ -11,9 +11,9 @@
 //! - Outcomes are searched in order of weight times value (chariots and cannons first).
 //! - Nothing is stored in the transposition table for the chance node itself.
 
-use crate::core::{Move, Position};
+use crate::core::{Move, Outcomes, Piece, Position};
 
-use super::alphabeta::{is_mate_score, Searcher, INF, MATE_BOUND};
+use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
 use super::eval::EVAL_LIMIT;
 
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
@@ -88,12 +88,7 @@ pub fn expected_value(values: &[i32], mean: f64) -> i32 {
 
 /// The position after `mv` when the flipped (or, `learning`, the captured and identified)
 /// piece is `piece`.
-fn outcome_position(
-    pos: &Position,
-    mv: Move,
-    piece: Option<crate::core::Piece>,
-    learning: bool,
-) -> Position {
+fn outcome_position(pos: &Position, mv: Move, piece: Option<Piece>, learning: bool) -> Position {
     let mut c = *pos;
     if learning {
         if let Some(p) = piece {
@@ -106,24 +101,173 @@ fn outcome_position(
     c
 }
 
+/// The move into a chance node: a flip (the mover's identity is drawn) or, `learning`, a
+/// capture of a face-down piece by the root side (the capturer learns the victim's identity).
+struct Flip<'p> {
+    pos: &'p Position,
+    mv: Move,
+    learning: bool,
+}
+
+/// Outcomes are searched in order of weight times value, a value counted as at least this.
+const MIN_ORDER_VALUE: i32 = 50;
+/// Outcomes after the heaviest are searched one ply shallower off the PV from this depth.
+const OUTCOME_REDUCTION_DEPTH: i32 = 3;
+
+/// What a Star1 search of a chance node knows of its outcomes: each one's share of the
+/// weight, the bounds of its value in expected-score units (searched outcomes narrow [0, 1]),
+/// its exact value once known and what the first pass returned; and the node's window.
+struct Star1 {
+    f: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    val: Vec<Option<i32>>,
+    /// What the first pass returned for each outcome (a bound when it fell outside its window).
+    first: Vec<Option<i32>>,
+    alpha: i32,
+    beta: i32,
+    /// The window in units.
+    pa: f64,
+    pb: f64,
+    /// Beyond the evaluation's range only mates count, and an average involving mates is
+    /// clamped to the range: units decide nothing past these edges.
+    low_edge: bool,
+    high_edge: bool,
+}
+
+impl Star1 {
+    fn new(f: Vec<f64>, alpha: i32, beta: i32) -> Star1 {
+        let n = f.len();
+        Star1 {
+            f,
+            lo: vec![0.0; n],
+            hi: vec![1.0; n],
+            val: vec![None; n],
+            first: vec![None; n],
+            alpha,
+            beta,
+            pa: to_unit(alpha),
+            pb: to_unit(beta),
+            low_edge: alpha < -EVAL_LIMIT,
+            high_edge: beta > EVAL_LIMIT,
+        }
+    }
+
+    /// The Star1 window of outcome `i` in units, given the others' bounds.
+    fn window(&self, i: usize) -> (f64, f64) {
+        let (mut others_hi, mut others_lo) = (0.0, 0.0);
+        for j in 0..self.f.len() {
+            if j != i {
+                others_hi += self.f[j] * self.hi[j];
+                others_lo += self.f[j] * self.lo[j];
+            }
+        }
+        (
+            (self.pa - others_hi) / self.f[i],
+            (self.pb - others_lo) / self.f[i],
+        )
+    }
+
+    /// Fail-soft bound of the node when failing low: at most `alpha`, as tight as the outcome
+    /// bounds allow. Rounded like the exact value (`score_of`), so that a bound never excludes
+    /// the value a full-window search of the node would return.
+    fn low_bound(&self, node_hi: f64) -> i32 {
+        score_of(node_hi).min(self.alpha)
+    }
+
+    /// Fail-soft bound of the node when failing high: at least `beta`.
+    fn high_bound(&self, node_lo: f64) -> i32 {
+        score_of(node_lo).max(self.beta)
+    }
+
+    /// The node's bound once the weighted bounds of the outcomes fall outside the window.
+    fn decided(&self) -> Option<i32> {
+        let n = self.f.len();
+        let node_hi: f64 = (0..n).map(|j| self.f[j] * self.hi[j]).sum();
+        let node_lo: f64 = (0..n).map(|j| self.f[j] * self.lo[j]).sum();
+        // At a window edge of 0 or 1 (a mate score or infinity) units cannot tell mates apart:
+        // such a node is decided only once every outcome is known.
+        if !self.low_edge && node_hi <= self.pa {
+            Some(self.low_bound(node_hi))
+        } else if !self.high_edge && node_lo >= self.pb {
+            Some(self.high_bound(node_lo))
+        } else {
+            None
+        }
+    }
+
+    /// The window in which outcome `i` is searched in `pass`, within its exact Star1 window
+    /// `(ca, cb)` in scores: first an aspiration window `margin` around the node's own, then
+    /// narrowed by what the first pass returned, last the exact Star1 window.
+    fn pass_window(&self, pass: usize, i: usize, (ca, cb): (i32, i32), margin: i32) -> (i32, i32) {
+        let (wa, wb) = match pass {
+            0 => (
+                ca.max(self.alpha.saturating_sub(margin)),
+                cb.min(self.beta.saturating_add(margin)),
+            ),
+            1 => {
+                // The outcome's own bound from the first pass narrows the Star1 window: the
+                // value lies on the known side of it.
+                let (mut wa, mut wb) = (ca, cb);
+                if let Some(v0) = self.first[i] {
+                    if self.hi[i] < 1.0 && v0 < wb {
+                        wb = wb.min(v0.saturating_add(1));
+                    }
+                    if self.lo[i] > 0.0 && v0 > wa {
+                        wa = wa.max(v0.saturating_sub(1));
+                    }
+                }
+                (wa, wb)
+            }
+            _ => (ca, cb),
+        };
+        if wa < wb {
+            (wa, wb)
+        } else {
+            (ca, cb)
+        }
+    }
+
+    /// Books the value `v` of outcome `i` searched with window `(wa, wb)` inside its Star1
+    /// window `(a, b)` (units) / `(ca, cb)` (scores); returns the node's bound once decided.
+    fn record(&mut self, i: usize, v: i32, (wa, wb): (i32, i32), star: Star1Window) -> Option<i32> {
+        if wa > -INF && v <= wa {
+            self.hi[i] = self.hi[i].min(to_unit(v));
+            if wa == star.ca {
+                // Below the Star1 window: the node is at most alpha.
+                return Some(self.low_bound(self.pa - self.f[i] * (star.a - self.hi[i])));
+            }
+        } else if wb < INF && v >= wb {
+            self.lo[i] = self.lo[i].max(to_unit(v));
+            if wb == star.cb {
+                return Some(self.high_bound(self.pb - self.f[i] * (star.b - self.lo[i])));
+            }
+        } else {
+            let u = to_unit(v);
+            self.lo[i] = u;
+            self.hi[i] = u;
+            self.val[i] = Some(v);
+        }
+        self.decided()
+    }
+}
+
+/// The Star1 window of one outcome, in units (`a`, `b`) and in scores (`ca`, `cb`).
+#[derive(Clone, Copy)]
+struct Star1Window {
+    a: f64,
+    b: f64,
+    ca: i32,
+    cb: i32,
+}
+
 impl<'a> Searcher<'a> {
-    /// Value of one outcome of a flip, from the mover's view.
-    #[allow(clippy::too_many_arguments)]
-    fn outcome_value(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        piece: Option<crate::core::Piece>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        learning: bool,
-    ) -> i32 {
-        let c = outcome_position(pos, mv, piece, learning);
+    /// Value of one outcome of a flip, from the mover's view (`node` is the mover's, with the
+    /// depth left for the outcome).
+    fn outcome_value(&mut self, flip: &Flip, piece: Option<Piece>, node: Node) -> i32 {
+        let c = outcome_position(flip.pos, flip.mv, piece, flip.learning);
         self.path.push(c.hash());
-        let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
+        let v = -self.negamax(&c, node.child(), false);
         self.path.pop();
         v
     }
@@ -136,26 +280,16 @@ impl<'a> Searcher<'a> {
     /// identity: an estimate, not a bound of the exact expectation (so never used on the PV or
     /// in `pure` searches). `None` when the deep result is a mate: the caller then expands every
     /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
-    #[allow(clippy::too_many_arguments)]
-    fn probe(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        outcomes: &crate::core::Outcomes,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        learning: bool,
-    ) -> Option<i32> {
+    fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
+        let (pos, mv) = (flip.pos, flip.mv);
         let total = outcomes.total_weight() as f64;
-        let mut q: Vec<(crate::core::Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
+        let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
-            let c = outcome_position(pos, mv, Some(piece), learning);
+            let c = outcome_position(pos, mv, Some(piece), flip.learning);
             // A piece that lands where the opponent attacks it may be taken at once, and what
             // that costs depends on the identity: a quiescence value then, else the evaluation.
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -INF, INF, ply + 1, 0)
+                -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
             } else {
                 -self.shared.evaluate(&c)
             };
@@ -173,11 +307,13 @@ impl<'a> Searcher<'a> {
         })?;
         let offset = mean - q_rep;
         let lim = MATE_BOUND - 1;
-        let (wa, wb) = (
-            (alpha - offset).clamp(-lim, lim - 1),
-            (beta - offset).clamp(-lim + 1, lim),
-        );
-        let v = self.outcome_value(pos, mv, Some(rep), depth, wa, wb, ply, false, learning);
+        let shifted = Node {
+            alpha: (node.alpha - offset).clamp(-lim, lim - 1),
+            beta: (node.beta - offset).clamp(-lim + 1, lim),
+            pv: false,
+            ..node
+        };
+        let v = self.outcome_value(flip, Some(rep), shifted);
         if self.stopped {
             return Some(0);
         }
@@ -188,22 +324,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
-    /// identity the mover learns), searched to `depth`, with window `(alpha, beta)` from the
-    /// mover's view. Returns a value, or `alpha`/`beta` as a bound on a cut.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn chance(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> i32 {
+    /// identity the mover learns); `node` is the mover's, with the depth left for the outcomes.
+    /// Returns a value, or a bound outside the window on a cut.
+    pub(crate) fn chance(&mut self, pos: &Position, mv: Move, node: Node) -> i32 {
         // A flip draws the mover's identity; a capture of a face-down piece by the root side
         // (not a flip) teaches the capturer the victim's identity, drawn from its pool.
         let learning = !pos.is_flip(mv);
+        let flip = Flip { pos, mv, learning };
         let outcomes = if learning {
             pos.flip_outcomes(mv.to())
         } else {
@@ -211,201 +338,135 @@ impl<'a> Searcher<'a> {
         };
         if outcomes.len() <= 1 {
             let piece = outcomes.as_slice().first().map(|&(p, _)| p);
-            return self.outcome_value(pos, mv, piece, depth, alpha, beta, ply, pv_node, learning);
+            return self.outcome_value(&flip, piece, node);
         }
-        let variant = pos.variant();
-        if !pv_node
-            && depth >= 1
+        let Node { alpha, beta, .. } = node;
+        if !node.pv
+            && node.depth >= 1
             && !self.shared.pure
             && self.shared.params.probe
             && alpha > -EVAL_LIMIT
             && beta < EVAL_LIMIT
         {
-            if let Some(v) = self.probe(pos, mv, &outcomes, depth, alpha, beta, ply, learning) {
+            if let Some(v) = self.probe(&flip, &outcomes, node) {
                 return v;
             }
         }
-        let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
+        let variant = pos.variant();
+        let mut order: Vec<(Piece, u8)> = outcomes.iter().collect();
         order.sort_by_key(|&(p, w)| {
-            -(w as i32) * self.shared.eval.piece_value(variant, p.role).max(50)
+            -(w as i32)
+                * self
+                    .shared
+                    .eval
+                    .piece_value(variant, p.role)
+                    .max(MIN_ORDER_VALUE)
         });
         let total = outcomes.total_weight() as f64;
-
         if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
             // A window at the edge of the evaluation's range: only mates in every outcome can
             // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
-            let mut vals = Vec::with_capacity(order.len());
-            for &(piece, _) in &order {
-                let v = self.outcome_value(
-                    pos,
-                    mv,
-                    Some(piece),
-                    depth,
-                    -INF,
-                    INF,
-                    ply,
-                    pv_node,
-                    learning,
-                );
-                if self.stopped {
-                    return 0;
-                }
-                vals.push(v);
-            }
-            let mean: f64 = order
-                .iter()
-                .zip(&vals)
-                .map(|(&(_, w), &v)| w as f64 / total * to_unit(v))
-                .sum();
-            return expected_value(&vals, mean);
+            self.expand_exactly(&flip, &order, total, node)
+        } else {
+            self.expand_star1(&flip, &order, total, node)
         }
+    }
 
-        // Bounds of each outcome's value in units: searched outcomes narrow [0, 1]; the node is
-        // decided as soon as the weighted bounds fall outside (alpha, beta).
+    /// Every outcome searched with a full window; the exact expectation.
+    fn expand_exactly(
+        &mut self,
+        flip: &Flip,
+        order: &[(Piece, u8)],
+        total: f64,
+        node: Node,
+    ) -> i32 {
+        let mut vals = Vec::with_capacity(order.len());
+        for &(piece, _) in order {
+            let full = Node {
+                alpha: -INF,
+                beta: INF,
+                ..node
+            };
+            let v = self.outcome_value(flip, Some(piece), full);
+            if self.stopped {
+                return 0;
+            }
+            vals.push(v);
+        }
+        let mean: f64 = order
+            .iter()
+            .zip(&vals)
+            .map(|(&(_, w), &v)| w as f64 / total * to_unit(v))
+            .sum();
+        expected_value(&vals, mean)
+    }
+
+    /// Star1: each outcome gets a window derived from the searched outcomes and the bounds
+    /// [0, 1] of the unsearched ones; the node is decided as soon as the weighted bounds fall
+    /// outside (alpha, beta). First pass: an aspiration window near the node's own for every
+    /// outcome; later passes: outcomes still known only by a bound, with their Star1 window.
+    fn expand_star1(&mut self, flip: &Flip, order: &[(Piece, u8)], total: f64, node: Node) -> i32 {
         let n = order.len();
         let f: Vec<f64> = order.iter().map(|&(_, w)| w as f64 / total).collect();
-        let mut lo = vec![0.0f64; n];
-        let mut hi = vec![1.0f64; n];
-        let mut val: Vec<Option<i32>> = vec![None; n];
-        let pa = to_unit(alpha);
-        let pb = to_unit(beta);
-        // Star1 window for outcome `i` given the others' bounds.
-        let star1 = |i: usize, lo: &[f64], hi: &[f64]| -> (f64, f64) {
-            let (mut others_hi, mut others_lo) = (0.0, 0.0);
-            for j in 0..n {
-                if j != i {
-                    others_hi += f[j] * hi[j];
-                    others_lo += f[j] * lo[j];
-                }
-            }
-            ((pa - others_hi) / f[i], (pb - others_lo) / f[i])
-        };
-        // Beyond the evaluation's range only mates count, and an average involving mates is
-        // clamped to the range: units decide nothing past these edges.
-        let (low_edge, high_edge) = (alpha < -EVAL_LIMIT, beta > EVAL_LIMIT);
-        // Fail-soft bounds of the node: at most `alpha` when failing low, at least `beta` when
-        // failing high, as tight as the outcome bounds allow.
-        // Rounded like the exact value (`score_of`), so that a bound never excludes the value a
-        // full-window search of the node would return.
-        let low_bound = |node_hi: f64| score_of(node_hi).min(alpha);
-        let high_bound = |node_lo: f64| score_of(node_lo).max(beta);
-        let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
-            let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
-            let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
-            // At a window edge of 0 or 1 (a mate score or infinity) units cannot tell mates
-            // apart: such a node is decided only once every outcome is known.
-            if !low_edge && node_hi <= pa {
-                Some(low_bound(node_hi))
-            } else if !high_edge && node_lo >= pb {
-                Some(high_bound(node_lo))
-            } else {
-                None
-            }
-        };
-        let margin = if pv_node {
+        let mut st = Star1::new(f, node.alpha, node.beta);
+        let margin = if node.pv {
             self.shared.params.outcome_margin
         } else {
             0
         };
         let pv_first = self.shared.params.pv_first_outcome;
-        // First pass: an aspiration window near the node's own for every outcome. Second pass:
-        // outcomes still known only by a bound, with their exact Star1 window.
-        // What the first pass returned for each outcome (a bound when it fell outside its window).
-        let mut first: Vec<Option<i32>> = vec![None; n];
         for pass in 0..3 {
-            for i in 0..n {
-                if val[i].is_some() {
+            for (i, &(piece, _)) in order.iter().enumerate() {
+                if st.val[i].is_some() {
                     continue;
                 }
-                let (a, b) = star1(i, &lo, &hi);
-                if a >= 1.0 && !low_edge {
+                let (a, b) = st.window(i);
+                if a >= 1.0 && !st.low_edge {
                     // Even a certain win here cannot lift the node above alpha.
-                    return low_bound(pa - f[i] * (a - hi[i]));
+                    return st.low_bound(st.pa - st.f[i] * (a - st.hi[i]));
                 }
-                if b <= 0.0 && !high_edge {
-                    return high_bound(pb - f[i] * (b - lo[i]));
+                if b <= 0.0 && !st.high_edge {
+                    return st.high_bound(st.pb - st.f[i] * (b - st.lo[i]));
                 }
-                let ca = if a <= 0.0 || low_edge {
+                let ca = if a <= 0.0 || st.low_edge {
                     -INF
                 } else {
                     floor_score(a)
                 };
-                let cb = if b >= 1.0 || high_edge {
+                let cb = if b >= 1.0 || st.high_edge {
                     INF
                 } else {
                     ceil_score(b)
                 };
-                let (wa, wb) = if pass == 0 {
-                    let wa = ca.max(alpha.saturating_sub(margin));
-                    let wb = cb.min(beta.saturating_add(margin));
-                    if wa < wb {
-                        (wa, wb)
-                    } else {
-                        (ca, cb)
-                    }
-                } else if pass == 1 {
-                    // The outcome's own bound from the first pass narrows the Star1 window: the
-                    // value lies on the known side of it.
-                    let (mut wa, mut wb) = (ca, cb);
-                    if let Some(v0) = first[i] {
-                        if hi[i] < 1.0 && v0 < wb {
-                            wb = wb.min(v0.saturating_add(1));
-                        }
-                        if lo[i] > 0.0 && v0 > wa {
-                            wa = wa.max(v0.saturating_sub(1));
-                        }
-                    }
-                    if wa < wb {
-                        (wa, wb)
-                    } else {
-                        (ca, cb)
-                    }
-                } else {
-                    (ca, cb)
-                };
+                let (wa, wb) = st.pass_window(pass, i, (ca, cb), margin);
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
-                let d = if !pv_node && i > 0 && depth >= 3 && !self.shared.pure {
-                    depth - 1
-                } else {
-                    depth
-                };
-                let (piece, _) = order[i];
+                let reduce =
+                    !node.pv && i > 0 && node.depth >= OUTCOME_REDUCTION_DEPTH && !self.shared.pure;
                 // Like the later moves of a PV node, the later outcomes of a PV chance node
                 // are searched as nodes off the PV.
-                let child_pv = pv_node && (i == 0 || !pv_first);
-                let v =
-                    self.outcome_value(pos, mv, Some(piece), d, wa, wb, ply, child_pv, learning);
+                let outcome = Node {
+                    depth: node.depth - reduce as i32,
+                    alpha: wa,
+                    beta: wb,
+                    ply: node.ply,
+                    pv: node.pv && (i == 0 || !pv_first),
+                };
+                let v = self.outcome_value(flip, Some(piece), outcome);
                 if self.stopped {
                     return 0;
                 }
                 if pass == 0 {
-                    first[i] = Some(v);
+                    st.first[i] = Some(v);
                 }
-                if wa > -INF && v <= wa {
-                    hi[i] = hi[i].min(to_unit(v));
-                    if wa == ca {
-                        // Below the Star1 window: the node is at most alpha.
-                        return low_bound(pa - f[i] * (a - hi[i]));
-                    }
-                } else if wb < INF && v >= wb {
-                    lo[i] = lo[i].max(to_unit(v));
-                    if wb == cb {
-                        return high_bound(pb - f[i] * (b - lo[i]));
-                    }
-                } else {
-                    let u = to_unit(v);
-                    lo[i] = u;
-                    hi[i] = u;
-                    val[i] = Some(v);
-                }
-                if let Some(r) = decided(&lo, &hi) {
+                let star = Star1Window { a, b, ca, cb };
+                if let Some(r) = st.record(i, v, (wa, wb), star) {
                     return r;
                 }
             }
         }
         // Every outcome is exact here (the last pass searched with the exact Star1 windows).
-        let vals: Vec<i32> = val.iter().map(|v| v.unwrap_or(0)).collect();
-        let mean: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
+        let vals: Vec<i32> = st.val.iter().map(|v| v.unwrap_or(0)).collect();
+        let mean: f64 = (0..n).map(|j| st.f[j] * st.lo[j]).sum();
         expected_value(&vals, mean)
     }
 }
@@ -470,7 +531,7 @@ mod tests {
         let mut s = Searcher::new(&shared, false);
         s.root_side = Some(pos.side_to_move());
         let w = EVAL_LIMIT - 1;
-        s.chance(pos, mv, depth, -w, w, 0, false)
+        s.chance(pos, mv, Node::root(depth, -w, w, false))
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

@@ -23,6 +23,14 @@ pub struct Budget {
     pub hard_ms: u64,
 }
 
+/// `movestogo` from the GUI is read as at most this many moves.
+const MAX_MOVES_TO_GO: u32 = 60;
+/// Growth of an iteration's length over the one before, as assumed by the prediction: at
+/// least, at most, and when there is no earlier iteration.
+const GROWTH_MIN: f64 = 2.0;
+const GROWTH_MAX: f64 = 16.0;
+const GROWTH_FIRST: f64 = 6.0;
+
 /// The budget for a search, or `None` when no time limit applies.
 pub fn budget(
     limits: &Limits,
@@ -49,7 +57,7 @@ pub fn budget(
     let usable = time.saturating_sub(overhead_ms).max(1);
     let moves_left = limits
         .movestogo
-        .map_or(params.moves_to_go, |m| m.clamp(1, 60)) as u64;
+        .map_or(params.moves_to_go, |m| m.clamp(1, MAX_MOVES_TO_GO)) as u64;
     if moves_left == 1 {
         // The last move before the control: this much at most.
         let t = usable.saturating_sub(usable / 20).max(1);
@@ -76,9 +84,9 @@ pub fn budget(
 pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard_ms: u64) -> bool {
     let last = last_len_ms.max(1) as f64;
     let growth = if prev_len_ms > 0 {
-        (last / prev_len_ms as f64).clamp(2.0, 16.0)
+        (last / prev_len_ms as f64).clamp(GROWTH_MIN, GROWTH_MAX)
     } else {
-        6.0
+        GROWTH_FIRST
     };
     now_ms as f64 + last * growth <= hard_ms as f64
 }

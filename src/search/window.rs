@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::core::Position;
 
-use super::alphabeta::{Searcher, INF};
+use super::alphabeta::{Node, Searcher, INF};
 use super::eval::Evaluator;
 use super::params::SearchParams;
 use super::shared::Shared;
@@ -62,7 +62,8 @@ impl WindowSearch {
         );
         shared.pure = self.exact;
         let mut s = Searcher::new(&shared, false);
-        let v = s.negamax(pos, self.depth, self.alpha, self.beta, 0, self.pv, false);
+        let root = Node::root(self.depth, self.alpha, self.beta, self.pv);
+        let v = s.negamax(pos, root, false);
         (v, s.nodes)
     }
 }
