@@ -204,7 +204,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
     let mut fixed = [false; w::COUNT];
     fixed[w::TEMPO] = true;
     for f in &args.fixed {
-        match names.iter().position(|n| n == f.trim()) {
+        match names.iter().position(|n| *n == f.trim()) {
             Some(i) => fixed[i] = true,
             None => {
                 eprintln!("error: --fixed: unknown weight '{f}'");
