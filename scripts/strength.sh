@@ -9,8 +9,11 @@
 #             (later options win; e.g. --tc 1+0.01 --games 200 --sprt elo0=0 elo1=10)
 # Examples (the tests of docs/strength.md):
 #   scripts/strength.sh vs-baseline
-#   scripts/strength.sh star1-off "name=star1-off cmd='env JIEQI_EXPERIMENT=star1=off target/release/jieqi'" \
+#   scripts/strength.sh probe-off "name=probe-off cmd=target/release/jieqi option.Param_probe=false" \
 #       "name=default cmd=target/release/jieqi" --tc 2+0.02
+#   scripts/strength.sh tuned "name=tuned cmd=target/release/jieqi option.WeightsFile=tuned.txt" \
+#       "name=default cmd=target/release/jieqi" --tc 2+0.02
+#   (search parameters and weight files are engine options: protocol.md section 8)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -109,38 +109,8 @@ fn parse_mode(s: &str) -> Result<SearchMode, String> {
         .ok_or_else(|| format!("unknown mode '{s}' (expected expectimax, pimc or hybrid)"))
 }
 
-/// A tuning experiment: `JIEQI_WEIGHTS=<weight file>` replaces the evaluation weights of this
-/// process (see `jieqi tune`).
-fn install_weights_from_env() -> Result<(), String> {
-    let Some(path) = std::env::var_os("JIEQI_WEIGHTS") else {
-        return Ok(());
-    };
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("JIEQI_WEIGHTS {}: {e}", path.to_string_lossy()))?;
-    let weights = jieqi::search::eval::parse_weights(&text)
-        .map_err(|e| format!("JIEQI_WEIGHTS {}: {e}", path.to_string_lossy()))?;
-    jieqi::search::eval::install_weights(weights);
-    Ok(())
-}
-
-/// A strength experiment: `JIEQI_EXPERIMENT="star1=off,order=off,..."` turns search choices
-/// off for this process (see `search::types::Experiment`).
-fn install_experiment_from_env() -> Result<(), String> {
-    let Some(text) = std::env::var_os("JIEQI_EXPERIMENT") else {
-        return Ok(());
-    };
-    let e = jieqi::search::types::Experiment::parse(&text.to_string_lossy())
-        .map_err(|e| format!("JIEQI_EXPERIMENT: {e}"))?;
-    jieqi::search::types::install_experiment(e);
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = install_weights_from_env().and_then(|_| install_experiment_from_env()) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
     match cli.command {
         None | Some(Command::Uci) => {
             jieqi::protocol::run_stdio();

@@ -570,6 +570,111 @@ fn setoption_errors_leave_options_unchanged() {
     assert!(options.contains("Move Overhead=50") && options.contains("UCI_ShowWDL=true"));
 }
 
+/// The nodes of the last `info` line before `bestmove` of a `go depth` search.
+fn search_nodes(e: &mut Engine, go: &str) -> u64 {
+    e.send(go);
+    let (infos, _) = e.bestmove();
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .expect("an info line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("a node count")
+}
+
+/// The total line of `eval`.
+fn eval_total(e: &mut Engine) -> String {
+    e.reply_to("eval")
+        .into_iter()
+        .find(|l| l.starts_with("Total for the side to move"))
+        .expect("a total")
+}
+
+#[test]
+fn tuning_options_set_the_search_and_the_weights() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect_line("uciok");
+    let listed = listed_options(&lines);
+    let tuning = listed
+        .iter()
+        .filter(|o| o.starts_with("Param_") || *o == "WeightsFile")
+        .count();
+    // Listed only in a build with the `tuning` feature; accepted in every build.
+    if cfg!(feature = "tuning") {
+        assert!(tuning > 10, "{listed:?}");
+    } else {
+        assert_eq!(tuning, 0, "{listed:?}");
+    }
+    for (line, needle) in [
+        ("setoption name Param_moves_to_go value 0", "outside 1..100"),
+        (
+            "setoption name Param_probe value maybe",
+            "is not true or false",
+        ),
+        (
+            "setoption name Param_star1 value false",
+            "no option of that name",
+        ),
+        (
+            "setoption name WeightsFile value /nonexistent/weights.txt",
+            "ignored setoption 'WeightsFile': '/nonexistent/weights.txt': ",
+        ),
+    ] {
+        let replies = e.reply_to(line);
+        assert_eq!(replies.len(), 1, "{line}: {replies:?}");
+        assert!(replies[0].contains(needle), "{line}: {replies:?}");
+    }
+
+    // A parameter changes what the search does: the same search twice from an empty table
+    // gives the same node count, and without probing a different one.
+    e.send("position startpos");
+    let go = "go depth 2";
+    let first = search_nodes(&mut e, go);
+    e.send("ucinewgame");
+    assert_eq!(search_nodes(&mut e, go), first);
+    assert!(e
+        .reply_to("setoption name PARAM_PROBE value false")
+        .is_empty());
+    e.send("ucinewgame");
+    let without = search_nodes(&mut e, go);
+    assert_ne!(without, first, "probing off searched the same tree");
+    assert!(e
+        .reply_to("setoption name Param_probe value true")
+        .is_empty());
+    e.send("ucinewgame");
+    assert_eq!(search_nodes(&mut e, go), first);
+
+    // A weight file replaces the evaluation (names it leaves out keep their value); `<empty>`
+    // restores the built-in weights. In the symmetric start position only the tempo counts.
+    let built_in = eval_total(&mut e);
+    let dir = std::env::temp_dir().join(format!("jieqi-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tempo.txt");
+    std::fs::write(&file, "# only the tempo\ntempo 321\n").unwrap();
+    let set = format!("setoption name WeightsFile value {}", file.display());
+    assert!(e.reply_to(&set).is_empty());
+    assert!(
+        eval_total(&mut e).ends_with(": 321"),
+        "{}",
+        eval_total(&mut e)
+    );
+    std::fs::write(&file, "tempo 3 4\n").unwrap();
+    let replies = e.reply_to(&set);
+    assert!(
+        replies.len() == 1 && replies[0].contains("line 1: expected 'name value'; unchanged"),
+        "{replies:?}"
+    );
+    assert!(eval_total(&mut e).ends_with(": 321"));
+    assert!(e
+        .reply_to("setoption name WeightsFile value <empty>")
+        .is_empty());
+    assert_eq!(eval_total(&mut e), built_in);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn malformed_go_values_are_reported_and_the_search_still_answers() {
     let mut e = Engine::start();

@@ -8,21 +8,18 @@
 //! one, mate in two, mated after a flip in every outcome, ...) are checked with the rules core
 //! before the search is asked about them.
 //!
-//! "Pure" searches use `Shared::pure` (no forward pruning, reductions or transposition cutoffs)
-//! and a fresh table each time, so their values do not depend on the window or on earlier
-//! searches.
+//! "Pure" searches use `WindowSearch::exact` (no forward pruning, reductions or transposition
+//! cutoffs) and a fresh table each time, so their values do not depend on the window or on
+//! earlier searches.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use jieqi::core::{Move, Occupant, Piece, Position, Role, Variant};
-use jieqi::search::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND};
-use jieqi::search::chance::Aggregation;
-use jieqi::search::eval::{evaluate, terms};
-use jieqi::search::shared::Shared;
-use jieqi::search::tt::Tt;
-use jieqi::search::{Engine, Info, Limits, Options, Report, Root, Score, SearchMode};
+use jieqi::core::{fen, Move, Occupant, Piece, Position, Role, Variant};
+use jieqi::search::eval::{Evaluator, Terms};
+use jieqi::search::{is_mate_score, INF, MATE, MATE_BOUND};
+use jieqi::search::{
+    Engine, Info, Limits, Options, Report, Root, Score, SearchMode, SearchParams, WindowSearch,
+};
 
 mod common;
 
@@ -176,24 +173,28 @@ fn allows_mate_in_one(pos: &Position, m: Move) -> bool {
 // ---------------------------------------------------------------------------------------------
 // searching
 
-/// Search state with a fresh table of `hash_mb` MiB, no stop and no pondering.
-fn fresh_shared(hash_mb: usize) -> Shared {
-    Shared::new(
-        Arc::new(Tt::new(hash_mb)),
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    )
+/// Pure alpha-beta with chance nodes from `pos` (ply 0, fresh table), window `(alpha, beta)`.
+fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32) -> i32 {
+    let search = WindowSearch {
+        alpha,
+        beta,
+        pv: beta - alpha > 1,
+        exact: true,
+        ..WindowSearch::new(depth)
+    };
+    search.run(pos).0
 }
 
-/// Pure alpha-beta with chance nodes from `pos` (ply 0, fresh table), window `(alpha, beta)`.
-fn pure(pos: &Position, depth: i32, alpha: i32, beta: i32, agg: Aggregation) -> i32 {
-    let mut shared = fresh_shared(1);
-    shared.pure = true;
-    shared.aggregation = agg;
-    let mut s = Searcher::new(&shared, false);
-    let v = s.negamax(pos, depth, alpha, beta, 0, beta - alpha > 1, false);
-    assert!(!s.stopped);
-    v
+/// The built-in evaluation's terms with the variant's draw scaling.
+fn terms(pos: &Position) -> Terms {
+    let draw_scaling = SearchParams::for_variant(pos.variant()).draw_scaling;
+    Evaluator::built_in().terms(pos, draw_scaling)
+}
+
+/// The built-in evaluation with the variant's draw scaling.
+fn evaluate(pos: &Position) -> i32 {
+    let draw_scaling = SearchParams::for_variant(pos.variant()).draw_scaling;
+    Evaluator::built_in().evaluate(pos, draw_scaling)
 }
 
 fn options(mode: SearchMode, threads: usize) -> Options {
@@ -289,18 +290,16 @@ fn evaluation_is_colour_symmetric() {
 // ---------------------------------------------------------------------------------------------
 // 2. colour symmetry of the search
 
-/// Compares the pure search of `pos` and of its mirror at depth `d` (both aggregations);
-/// differences are added to `bad`.
+/// Compares the pure search of `pos` and of its mirror at depth `d`; differences are added to
+/// `bad`.
 fn check_search_symmetric(pos: &Position, d: i32, bad: &mut Vec<String>) {
     let m = pos.mirrored();
-    for agg in [Aggregation::ExpectedScore, Aggregation::Centipawns] {
-        let a = pure(pos, d, -INF, INF, agg);
-        let b = pure(&m, d, -INF, INF, agg);
-        if a != b {
-            bad.push(format!(
-                "depth {d} {agg:?}: {pos:?} gives {a}, its mirror gives {b}"
-            ));
-        }
+    let a = pure(pos, d, -INF, INF);
+    let b = pure(&m, d, -INF, INF);
+    if a != b {
+        bad.push(format!(
+            "depth {d}: {pos:?} gives {a}, its mirror gives {b}"
+        ));
     }
 }
 
@@ -348,8 +347,8 @@ fn quiescence_is_colour_symmetric() {
     for start in starts().iter().filter(|p| p.variant() != Variant::Xiangqi) {
         for _ in 0..6 {
             for pos in random_game(start, 60, &mut rng).iter().step_by(3) {
-                let a = pure(pos, 0, -INF, INF, Aggregation::ExpectedScore);
-                let b = pure(&pos.mirrored(), 0, -INF, INF, Aggregation::ExpectedScore);
+                let a = pure(pos, 0, -INF, INF);
+                let b = pure(&pos.mirrored(), 0, -INF, INF);
                 if a != b {
                     bad.push(format!("{pos:?} gives {a}, its mirror gives {b}"));
                 }
@@ -419,11 +418,11 @@ fn windows(v: i32) -> Vec<(i32, i32)> {
 
 /// Checks the pure search of `pos` at depth `d` in every window of `windows` against the
 /// full-window value; violations are added to `bad`. Returns the number of windows checked.
-fn check_bounds(pos: &Position, d: i32, agg: Aggregation, bad: &mut Vec<String>) -> usize {
-    let v = pure(pos, d, -INF, INF, agg);
+fn check_bounds(pos: &Position, d: i32, bad: &mut Vec<String>) -> usize {
+    let v = pure(pos, d, -INF, INF);
     let ws = windows(v);
     for &(alpha, beta) in &ws {
-        let r = pure(pos, d, alpha, beta, agg);
+        let r = pure(pos, d, alpha, beta);
         let what = format!("{pos:?} depth {d}: full window {v}, ({alpha}, {beta}) gave {r}");
         if r <= alpha {
             if v > alpha {
@@ -438,15 +437,6 @@ fn check_bounds(pos: &Position, d: i32, agg: Aggregation, bad: &mut Vec<String>)
         }
     }
     ws.len()
-}
-
-fn assert_bounds_valid(agg: Aggregation) {
-    let mut bad = Vec::new();
-    let mut checked = 0;
-    for (pos, d) in bound_positions() {
-        checked += check_bounds(&pos, d, agg, &mut bad);
-    }
-    assert_none(&format!("bounds at chance nodes, {agg:?}"), &bad, checked);
 }
 
 /// Positions with face-down pieces: random Jieqi and Maniac middle games (from the start
@@ -499,13 +489,13 @@ fn bound_positions() -> Vec<(Position, i32)> {
 }
 
 #[test]
-fn chance_node_bounds_are_valid_in_expected_score() {
-    assert_bounds_valid(Aggregation::ExpectedScore);
-}
-
-#[test]
-fn chance_node_bounds_are_valid_in_centipawns() {
-    assert_bounds_valid(Aggregation::Centipawns);
+fn chance_node_bounds_are_valid() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (pos, d) in bound_positions() {
+        checked += check_bounds(&pos, d, &mut bad);
+    }
+    assert_none("bounds at chance nodes", &bad, checked);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -968,17 +958,21 @@ fn tiny_or_negative_clock_still_answers() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// probing chance nodes (experiment switch `probe`, on by default)
+// probing chance nodes (parameter `probe`, on by default in Jieqi)
 
 /// A full-window search of `pos` at `depth` with every node off the PV (where probing applies)
 /// and a fresh table, probing on or off; returns the value and the nodes searched.
 fn off_pv(pos: &Position, depth: i32, probe: bool) -> (i32, u64) {
-    let mut shared = fresh_shared(4);
-    shared.experiment.probe = probe;
-    let mut s = Searcher::new(&shared, false);
-    let v = s.negamax(pos, depth, -INF, INF, 0, false, false);
-    assert!(!s.stopped);
-    (v, s.nodes)
+    let params = SearchParams {
+        probe,
+        ..SearchParams::for_variant(pos.variant())
+    };
+    let search = WindowSearch {
+        hash_mb: 4,
+        params: Some(params),
+        ..WindowSearch::new(depth)
+    };
+    search.run(pos)
 }
 
 /// Jieqi positions with face-down pieces from random games.
@@ -1038,12 +1032,17 @@ fn cheaper_and_close(label: &str, search: impl Fn(&Position, bool) -> (i32, u64)
 #[test]
 fn probing_never_changes_pure_searches() {
     let probe_pure = |pos: &Position, d: i32, probe: bool| {
-        let mut shared = fresh_shared(1);
-        shared.pure = true;
-        shared.experiment.probe = probe;
-        let mut s = Searcher::new(&shared, false);
-        // Off the PV, where probing would apply if `pure` did not forbid it.
-        s.negamax(pos, d, -INF, INF, 0, false, false)
+        let params = SearchParams {
+            probe,
+            ..SearchParams::for_variant(pos.variant())
+        };
+        // Off the PV, where probing would apply if `exact` did not forbid it.
+        let search = WindowSearch {
+            exact: true,
+            params: Some(params),
+            ..WindowSearch::new(d)
+        };
+        search.run(pos).0
     };
     assert_pure_unchanged(probe_pure);
 }
@@ -1068,18 +1067,23 @@ fn probing_is_cheaper_and_close_to_the_full_expectation() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// the PV through chance nodes (experiment switch `pvfirst`, on by default in Jieqi)
+// the PV through chance nodes (parameter `pv_first_outcome`, on by default in Jieqi)
 
 /// A full-window PV search of `pos` at `depth` with a fresh table, `pvfirst` on or off; returns
 /// the value and the nodes searched.
 fn on_pv(pos: &Position, depth: i32, pv_first: bool, pure: bool) -> (i32, u64) {
-    let mut shared = fresh_shared(4);
-    shared.pure = pure;
-    shared.experiment.pv_first_outcome = Some(pv_first);
-    let mut s = Searcher::new(&shared, false);
-    let v = s.negamax(pos, depth, -INF, INF, 0, true, false);
-    assert!(!s.stopped);
-    (v, s.nodes)
+    let params = SearchParams {
+        pv_first_outcome: pv_first,
+        ..SearchParams::for_variant(pos.variant())
+    };
+    let search = WindowSearch {
+        pv: true,
+        exact: pure,
+        hash_mb: 4,
+        params: Some(params),
+        ..WindowSearch::new(depth)
+    };
+    search.run(pos)
 }
 
 /// Only the first outcome of a PV chance node stays on the PV: the others may then be probed and

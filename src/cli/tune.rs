@@ -8,7 +8,8 @@
 //! `P(Red wins) = 1 / (1 + 10^(-K e / 400))` with `e` the weighted sum of the features (times
 //! the no-capture scaling). `K` is fitted first with the starting weights, then the weights by
 //! full-batch Adam on the mean squared error plus an L2 penalty on the change from the starting
-//! weights, and written as a weight file (`JIEQI_WEIGHTS=<file> jieqi ...` plays with it).
+//! weights, and written as a weight file (the engine plays with it after
+//! `setoption name WeightsFile value <file>`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -197,13 +198,13 @@ pub fn run(args: TuneArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         },
-        None => eval::weights(args.variant).clone(),
+        None => eval::built_in_weights(args.variant).clone(),
     };
     let names = eval::weight_names();
     let mut fixed = [false; w::COUNT];
     fixed[w::TEMPO] = true;
     for f in &args.fixed {
-        match names.iter().position(|n| n == f.trim()) {
+        match names.iter().position(|n| *n == f.trim()) {
             Some(i) => fixed[i] = true,
             None => {
                 eprintln!("error: --fixed: unknown weight '{f}'");

@@ -5,7 +5,8 @@
 
 use super::command::Dialect;
 use crate::core::{Color, Move, Position};
-use crate::search::{eval, Bound, Info, Score};
+use crate::search::eval::Evaluator;
+use crate::search::{Bound, Info, Score};
 
 /// `info depth D seldepth S multipv K score cp X|mate N [lowerbound|upperbound] [wdl W D L]
 /// nodes N nps N hashfull H time T pv ...` (UCI), or UCCI's shorter
@@ -156,10 +157,11 @@ pub fn display_lines(pos: &Position, plies: usize, result: Option<String>) -> Ve
     lines
 }
 
-/// What `eval` prints: the side to move and the static evaluation split into its terms.
-pub fn eval_lines(pos: &Position) -> Vec<String> {
+/// What `eval` prints: the side to move and the static evaluation split into its terms (with
+/// the engine's evaluation and its draw-scaling setting).
+pub fn eval_lines(pos: &Position, eval: &Evaluator, draw_scaling: bool) -> Vec<String> {
     let side = pos.side_to_move();
-    let t = eval::terms(pos);
+    let t = eval.terms(pos, draw_scaling);
     let mut lines = vec![
         format!("Side to move: {} ({})", side.name(), side.fen_char()),
         format!("In check: {}", if pos.in_check() { "yes" } else { "no" }),

@@ -1,15 +1,23 @@
 //! The engine's options: one table ([`OPTIONS`]) drives the `option ...` lines of the handshake,
 //! the defaults, and what `setoption` accepts.
 //!
+//! Beside it, the tuning options ([`TUNING_OPTIONS`]): every search parameter as
+//! `Param_<name>` (from `search::params::PARAMS`) and the evaluation weights as `WeightsFile`.
+//! `setoption` accepts them always; `uci` lists them only in a build with the `tuning` cargo
+//! feature, so that the list a GUI shows stays short.
+//!
 //! Names are matched case-insensitively and with blanks ignored, so `Clear Hash`, `clear hash`
 //! and `ClearHash` are the same option. A bad or out-of-range value leaves the option unchanged
 //! and is reported to the caller as an [`OptionError`].
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::command::{quote, Dialect};
 use crate::core::Variant;
-use crate::search::{Options, SearchMode};
+use crate::search::eval::{self, Weights};
+use crate::search::params::PARAMS;
+use crate::search::{Options, SearchMode, VariantParams};
 
 /// What an option is, for the protocol: its type and limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +36,8 @@ pub enum OptionKind {
         values: &'static [&'static str],
     },
     Button,
+    /// A text value (UCI `string`); `<empty>` or no value means none.
+    Text,
 }
 
 /// Which option a table row is.
@@ -48,6 +58,10 @@ pub enum OptionId {
     UseMillisec,
     /// UCCI's button for a new game (UCI has `ucinewgame`).
     NewGame,
+    /// A weight file replacing the built-in evaluation weights in every variant.
+    WeightsFile,
+    /// The search parameter of this index in `search::params::PARAMS`.
+    Param(usize),
 }
 
 /// When a `setoption` sent during a search takes effect.
@@ -216,6 +230,52 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// Whether `uci` lists the tuning options.
+const LIST_TUNING: bool = cfg!(feature = "tuning");
+
+/// The tuning options: `WeightsFile`, then `Param_<name>` for every search parameter (listed
+/// with its Jieqi default; where Maniac and Xiangqi differ, their default applies there until
+/// the option is set, and a value set applies to every variant).
+pub const TUNING_OPTIONS: [OptionSpec; PARAMS.len() + 1] = {
+    let mut rows = [OptionSpec {
+        id: OptionId::WeightsFile,
+        name: "WeightsFile",
+        ucci_name: None,
+        uci: LIST_TUNING,
+        kind: OptionKind::Text,
+        timing: Timing::NextSearch,
+    }; PARAMS.len() + 1];
+    let mut i = 0;
+    while i < PARAMS.len() {
+        let p = &PARAMS[i];
+        rows[i + 1] = OptionSpec {
+            id: OptionId::Param(i),
+            name: p.option,
+            ucci_name: None,
+            uci: LIST_TUNING,
+            kind: if p.switch {
+                OptionKind::Check {
+                    default: p.jieqi != 0,
+                }
+            } else {
+                OptionKind::Spin {
+                    default: p.jieqi,
+                    min: p.min,
+                    max: p.max,
+                }
+            },
+            timing: Timing::NextSearch,
+        };
+        i += 1;
+    }
+    rows
+};
+
+/// Every option: the table, then the tuning options.
+fn all_options() -> impl Iterator<Item = &'static OptionSpec> {
+    OPTIONS.iter().chain(TUNING_OPTIONS.iter())
+}
+
 impl OptionSpec {
     /// The handshake line for this option, or `None` if the dialect does not list it.
     pub fn line(&self, dialect: Dialect) -> Option<String> {
@@ -240,14 +300,15 @@ impl OptionSpec {
                 }
             }
             OptionKind::Button => out.push_str("button"),
+            OptionKind::Text => out.push_str("string default <empty>"),
         }
         Some(out)
     }
 }
 
-/// The handshake's option lines, in table order.
+/// The handshake's option lines, in table order (the tuning options last, in a `tuning` build).
 pub fn option_lines(dialect: Dialect) -> impl Iterator<Item = String> {
-    OPTIONS.iter().filter_map(move |spec| spec.line(dialect))
+    all_options().filter_map(move |spec| spec.line(dialect))
 }
 
 /// An option name without case and blanks, for matching.
@@ -261,9 +322,7 @@ fn key(name: &str) -> String {
 /// The table row of an option name (UCI or UCCI name), case- and blank-insensitive.
 pub fn find(name: &str) -> Option<&'static OptionSpec> {
     let k = key(name);
-    OPTIONS
-        .iter()
-        .find(|spec| key(spec.name) == k || spec.ucci_name.is_some_and(|u| key(u) == k))
+    all_options().find(|spec| key(spec.name) == k || spec.ucci_name.is_some_and(|u| key(u) == k))
 }
 
 /// A parsed option value.
@@ -298,6 +357,12 @@ pub enum OptionError {
         name: &'static str,
         value: String,
         values: &'static [&'static str],
+    },
+    /// A file option whose file cannot be read or is not in its format.
+    BadFile {
+        name: &'static str,
+        path: String,
+        reason: String,
     },
 }
 
@@ -341,6 +406,11 @@ impl fmt::Display for OptionError {
                 "ignored setoption '{name}': '{}' is not one of {}; unchanged",
                 quote(value),
                 values.join(", ")
+            ),
+            OptionError::BadFile { name, path, reason } => write!(
+                f,
+                "ignored setoption '{name}': '{}': {reason}; unchanged",
+                quote(path)
             ),
         }
     }
@@ -391,7 +461,8 @@ fn parse_value(spec: &OptionSpec, text: Option<&str>) -> Result<Value, OptionErr
                 value: text.to_string(),
                 values,
             }),
-        OptionKind::Button => Ok(Value::Press),
+        // Text options are read by `Settings::apply` before this.
+        OptionKind::Button | OptionKind::Text => Ok(Value::Press),
     }
 }
 
@@ -409,6 +480,11 @@ pub struct Settings {
     pub samples: usize,
     pub seed: u64,
     pub use_millisec: bool,
+    /// The search parameters (`Param_<name>`).
+    pub params: VariantParams,
+    /// The weight file's path as given (empty: the built-in weights) and its weights.
+    pub weights_file: String,
+    pub weights: Option<Arc<Weights>>,
 }
 
 /// What a successful `setoption` asks of the session.
@@ -435,13 +511,16 @@ impl Default for Settings {
             samples: 0,
             seed: 0,
             use_millisec: false,
+            params: VariantParams::default(),
+            weights_file: String::new(),
+            weights: None,
         };
         for spec in OPTIONS {
             let value = match spec.kind {
                 OptionKind::Spin { default, .. } => Value::Int(default),
                 OptionKind::Check { default } => Value::Bool(default),
                 OptionKind::Combo { default, .. } => Value::Choice(default),
-                OptionKind::Button => continue,
+                OptionKind::Button | OptionKind::Text => continue,
             };
             s.store(spec.id, value);
         }
@@ -462,6 +541,10 @@ impl Settings {
         spec: &'static OptionSpec,
         value: Option<&str>,
     ) -> Result<Effect, OptionError> {
+        if spec.id == OptionId::WeightsFile {
+            self.set_weights_file(spec.name, value)?;
+            return Ok(Effect::Set(spec));
+        }
         match parse_value(spec, value)? {
             Value::Press => Ok(Effect::Press(spec)),
             v => {
@@ -469,6 +552,31 @@ impl Settings {
                 Ok(Effect::Set(spec))
             }
         }
+    }
+
+    /// Reads the weight file at `path` (none, empty or `<empty>`: the built-in weights). On
+    /// error nothing changes.
+    fn set_weights_file(
+        &mut self,
+        name: &'static str,
+        path: Option<&str>,
+    ) -> Result<(), OptionError> {
+        let path = path.map(str::trim).unwrap_or("");
+        if path.is_empty() || path == "<empty>" {
+            self.weights_file.clear();
+            self.weights = None;
+            return Ok(());
+        }
+        let bad = |reason: String| OptionError::BadFile {
+            name,
+            path: path.to_string(),
+            reason,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let weights = eval::parse_weights(&text).map_err(bad)?;
+        self.weights_file = path.to_string();
+        self.weights = Some(Arc::new(weights));
+        Ok(())
     }
 
     /// Stores a value already checked against the table.
@@ -499,7 +607,16 @@ impl Settings {
                     self.mode = SearchMode::parse(c).unwrap_or_default();
                 }
             }
-            OptionId::ClearHash | OptionId::NewGame => {}
+            OptionId::Param(i) => {
+                let v = match value {
+                    Value::Int(n) => n,
+                    Value::Bool(b) => b as i64,
+                    _ => return,
+                };
+                // Checked against the same limits already.
+                let _ = self.params.set(i, v);
+            }
+            OptionId::ClearHash | OptionId::NewGame | OptionId::WeightsFile => {}
         }
     }
 
@@ -513,14 +630,15 @@ impl Settings {
             mode: self.mode,
             samples: self.samples,
             seed: self.seed,
+            params: self.params.clone(),
+            weights: self.weights.clone(),
             ..Options::default()
         }
     }
 
     /// `name=value` for every option with a value that `dialect` lists (for `d`).
     pub fn summary(&self, dialect: Dialect) -> String {
-        OPTIONS
-            .iter()
+        all_options()
             .filter(|spec| spec.kind != OptionKind::Button && spec.line(dialect).is_some())
             .map(|spec| format!("{}={}", spec.name, self.value_text(spec.id)))
             .collect::<Vec<_>>()
@@ -541,6 +659,15 @@ impl Settings {
             OptionId::Samples => self.samples.to_string(),
             OptionId::Seed => self.seed.to_string(),
             OptionId::UseMillisec => self.use_millisec.to_string(),
+            OptionId::WeightsFile if self.weights_file.is_empty() => "<empty>".to_string(),
+            OptionId::WeightsFile => self.weights_file.clone(),
+            OptionId::Param(i) => {
+                let v = self.params.get(self.variant).get(i).unwrap_or(0);
+                match PARAMS.get(i) {
+                    Some(p) if p.switch => (v != 0).to_string(),
+                    _ => v.to_string(),
+                }
+            }
             OptionId::ClearHash | OptionId::NewGame => String::new(),
         }
     }

@@ -18,7 +18,9 @@ use super::format;
 use super::options::{self, Effect, OptionId, Settings, Timing};
 use super::position::{self, GameState};
 use crate::core::{perft, Color, Move, Position, Variant};
-use crate::search::{bench, Engine, Info, Limits, Options, Report, Root, SearchMode};
+use crate::search::bench::{BenchRun, BenchSearch};
+use crate::search::eval::Evaluator;
+use crate::search::{Engine, Info, Limits, Report, Root};
 
 /// Longest input line read; the rest of a longer line is skipped (a whole game of moves is far
 /// shorter).
@@ -194,21 +196,14 @@ struct Search {
     stop_sent: bool,
 }
 
-/// `bench`: a fixed set of positions searched one after another to a fixed depth, each by a
-/// fresh engine, so that the node total is a signature of the build (as `jieqi bench`).
+/// `bench`: the positions of `jieqi bench` searched one after another, each by a fresh engine
+/// (`search::bench`), while the loop keeps answering.
 struct Bench {
-    /// Depth for every position, or `None` for each position's own.
-    depth: Option<u32>,
-    threads: usize,
-    /// Index of the next position to search.
-    next: usize,
-    /// The engine of the position being searched.
-    engine: Option<Engine>,
-    nodes: u64,
+    run: BenchRun,
+    /// The search of the position being searched.
+    current: Option<BenchSearch>,
     /// Nodes of the position being searched (its latest report).
     current_nodes: u64,
-    current_started: Instant,
-    started: Instant,
     aborted: bool,
 }
 
@@ -315,12 +310,12 @@ impl<W: Write> Session<W> {
             std::mem::forget(engine);
         }
         if let Job::Bench(Bench {
-            engine: Some(bench_engine),
+            current: Some(search),
             ..
         }) = job
         {
-            if bench_engine.is_searching() {
-                std::mem::forget(bench_engine);
+            if search.engine.is_searching() {
+                std::mem::forget(search);
             }
         }
     }
@@ -365,7 +360,15 @@ impl<W: Write> Session<W> {
             Command::Perft(depth) => self.perft(depth),
             Command::Bench(depth) => self.bench(depth),
             Command::Eval => {
-                for line in format::eval_lines(self.game.position()) {
+                let pos = self.game.position();
+                let draw_scaling = self.settings.params.get(pos.variant()).draw_scaling;
+                let custom = self
+                    .settings
+                    .weights
+                    .as_deref()
+                    .map(|w| Evaluator::new(Some(w)));
+                let eval = custom.as_ref().unwrap_or_else(|| Evaluator::built_in());
+                for line in format::eval_lines(pos, eval, draw_scaling) {
                     self.out.line(&line);
                 }
             }
@@ -641,8 +644,8 @@ impl<W: Write> Session<W> {
             Job::Bench(b) => {
                 if !b.aborted {
                     b.aborted = true;
-                    if let Some(engine) = &b.engine {
-                        engine.stop();
+                    if let Some(search) = &b.current {
+                        search.engine.stop();
                     }
                 }
             }
@@ -745,12 +748,7 @@ impl<W: Write> Session<W> {
                 self.sync_engine();
                 self.start_pending();
             }
-            Job::Bench(mut b) => {
-                if let Some(mut engine) = b.engine.take() {
-                    engine.wait();
-                }
-                self.bench_next(b, best);
-            }
+            Job::Bench(b) => self.bench_next(b, best),
             other => self.job = other, // no search of ours: nothing to answer
         }
     }
@@ -846,14 +844,9 @@ impl<W: Write> Session<W> {
             return;
         }
         let bench = Bench {
-            depth,
-            threads: self.settings.threads,
-            next: 0,
-            engine: None,
-            nodes: 0,
+            run: BenchRun::new(depth, self.settings.threads),
+            current: None,
             current_nodes: 0,
-            current_started: Instant::now(),
-            started: Instant::now(),
             aborted: false,
         };
         self.bench_next(bench, None);
@@ -861,39 +854,19 @@ impl<W: Write> Session<W> {
 
     /// Books the position just searched (if any) and starts the next, or prints the totals.
     fn bench_next(&mut self, mut b: Bench, best: Option<Move>) {
-        if b.next > 0 {
-            b.nodes += b.current_nodes;
-            let variant = bench::POSITIONS[b.next - 1].variant;
-            self.out.line(&format!(
-                "position {:2} {:8} nodes {:10} time {:6} ms bestmove {}",
-                b.next,
-                variant.name(),
-                b.current_nodes,
-                b.current_started.elapsed().as_millis(),
-                best.map_or_else(|| "(none)".to_string(), |m| m.to_string())
-            ));
+        if let Some(mut search) = b.current.take() {
+            search.engine.wait();
+            let line = b.run.finish(&search, b.current_nodes, best);
+            self.out.line(&line);
         }
-        while !b.aborted && b.next < bench::POSITIONS.len() {
-            let bp = &bench::POSITIONS[b.next];
-            b.next += 1;
-            let Some(pos) = bp.position() else {
-                continue;
+        while !b.aborted {
+            let Some((mut search, root, limits)) = b.run.next_search() else {
+                break;
             };
-            let mut engine = Engine::new(Options {
-                threads: b.threads,
-                hash_mb: bench::HASH_MB,
-                mode: SearchMode::Expectimax,
-                ..Options::default()
-            });
-            let limits = Limits {
-                depth: Some(b.depth.unwrap_or(bp.depth)),
-                ..Limits::default()
-            };
-            match engine.go(Root::new(pos), limits, self.report_tx.clone()) {
+            match search.engine.go(root, limits, self.report_tx.clone()) {
                 Ok(()) => {
-                    b.engine = Some(engine);
+                    b.current = Some(search);
                     b.current_nodes = 0;
-                    b.current_started = Instant::now();
                     self.job = Job::Bench(b);
                     return;
                 }
@@ -904,14 +877,9 @@ impl<W: Write> Session<W> {
                 }
             }
         }
-        let secs = b.started.elapsed().as_secs_f64();
-        self.out
-            .line(&format!("Total time (ms): {}", (secs * 1000.0) as u64));
-        self.out.line(&format!("Nodes searched: {}", b.nodes));
-        self.out.line(&format!(
-            "Nodes/second: {}",
-            (b.nodes as f64 / secs.max(1e-9)) as u64
-        ));
+        for line in b.run.totals() {
+            self.out.line(&line);
+        }
         self.start_pending();
     }
 }

@@ -6,7 +6,6 @@ use std::sync::atomic::Ordering;
 
 use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
 
-use super::eval::{evaluate, piece_value};
 use super::shared::Shared;
 use super::tt::{TtBound, TtEntry};
 
@@ -18,10 +17,71 @@ pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which check evasions (all moves) are searched; deeper, a side in check
 /// is scored by the static evaluation.
 pub const QS_EVASION_PLIES: u32 = 3;
-/// Futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 160;
 /// What capturing a face-down piece is assumed to win (about the average identity).
 const HIDDEN_VICTIM_VALUE: i32 = 450;
+/// Reverse futility and late move pruning apply up to this depth.
+const PRUNING_DEPTH: i32 = 3;
+/// Futility pruning applies up to this depth.
+const FUTILITY_DEPTH: i32 = 2;
+/// The null move is tried from this depth.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// Late move reductions apply from this depth, to moves from this index on.
+const LMR_DEPTH: i32 = 3;
+const LMR_MOVES: usize = 3;
+/// History bonus of a quiet move that cuts: depth squared, at most `HISTORY_BONUS_MAX`, times
+/// `HISTORY_BONUS_SCALE`; entries saturate at `HISTORY_LIMIT`.
+const HISTORY_BONUS_MAX: i32 = 400;
+const HISTORY_BONUS_SCALE: i32 = 8;
+const HISTORY_LIMIT: i32 = 16384;
+/// Move ordering: the table move, then captures (victim value times `VICTIM_WEIGHT` minus the
+/// attacker's value over `VICTIM_WEIGHT`), then the two killers, then quiet moves by history.
+const ORDER_TT_MOVE: i32 = 10_000_000;
+const ORDER_CAPTURE: i32 = 1_000_000;
+const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
+const VICTIM_WEIGHT: i32 = 16;
+
+/// Where a node is searched: the depth left, the window `(alpha, beta)` from the side to move's
+/// view, the distance from the root, and whether it is on the principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub depth: i32,
+    pub alpha: i32,
+    pub beta: i32,
+    pub ply: usize,
+    pub pv: bool,
+}
+
+impl Node {
+    /// The root of a search to `depth` with window `(alpha, beta)`.
+    pub fn root(depth: i32, alpha: i32, beta: i32, pv: bool) -> Node {
+        Node {
+            depth,
+            alpha,
+            beta,
+            ply: 0,
+            pv,
+        }
+    }
+
+    /// The node after a move from this one (`self` holds the child's depth): the window seen
+    /// from the other side, one ply further.
+    pub fn child(self) -> Node {
+        Node {
+            alpha: -self.beta,
+            beta: -self.alpha,
+            ply: self.ply + 1,
+            ..self
+        }
+    }
+}
+
+/// A decision node whose moves are being searched: where it is, whether the side to move is in
+/// check, and its static evaluation (`-INF` in check).
+struct Decision {
+    node: Node,
+    in_check: bool,
+    static_eval: i32,
+}
 
 #[inline]
 pub fn is_mate_score(s: i32) -> bool {
@@ -47,17 +107,6 @@ fn from_tt(s: i32, ply: usize) -> i32 {
         s
     }
 }
-
-/// Reductions for late quiet moves, by depth and move number.
-static LMR: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, cell) in row.iter_mut().enumerate().skip(1) {
-            *cell = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
-        }
-    }
-    t
-});
 
 /// One thread's search state.
 pub struct Searcher<'a> {
@@ -100,11 +149,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The principal variation found below the root at the last completed search.
-    pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
-    }
-
     /// The principal variation below the root move just searched (from ply 1).
     pub fn child_pv(&self) -> Vec<Move> {
         self.pv[1][1..self.pv_len[1].max(1)].to_vec()
@@ -136,7 +180,7 @@ impl<'a> Searcher<'a> {
     fn history_update(&mut self, side: Color, mv: Move, bonus: i32) {
         let i = Self::history_index(side, mv);
         let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / 16384;
+        *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
     }
 
     fn is_repetition(&self, pos: &Position) -> bool {
@@ -169,7 +213,7 @@ impl<'a> Searcher<'a> {
     /// Ordering score of a move: TT move, captures by victim then attacker, killers, history.
     fn order_score(&self, pos: &Position, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
         if Some(mv) == tt_move {
-            return 10_000_000;
+            return ORDER_TT_MOVE;
         }
         if mv.is_pass() {
             return 0;
@@ -179,21 +223,22 @@ impl<'a> Searcher<'a> {
             Some(Occupant::Revealed(v)) => {
                 let attacker = pos
                     .moving_role(mv.from())
-                    .map_or(0, |r| piece_value(variant, r));
-                1_000_000 + piece_value(variant, v.role) * 16 - attacker / 16
+                    .map_or(0, |r| self.shared.eval.piece_value(variant, r));
+                ORDER_CAPTURE + self.shared.eval.piece_value(variant, v.role) * VICTIM_WEIGHT
+                    - attacker / VICTIM_WEIGHT
             }
             Some(Occupant::Hidden { .. }) => {
                 let attacker = pos
                     .moving_role(mv.from())
-                    .map_or(0, |r| piece_value(variant, r));
-                1_000_000 + 450 * 16 - attacker / 16
+                    .map_or(0, |r| self.shared.eval.piece_value(variant, r));
+                ORDER_CAPTURE + HIDDEN_VICTIM_VALUE * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
             }
             None => {
                 let k = &self.killers[ply];
                 if k[0] == Some(mv) {
-                    900_000
+                    ORDER_KILLER[0]
                 } else if k[1] == Some(mv) {
-                    800_000
+                    ORDER_KILLER[1]
                 } else {
                     self.history[Self::history_index(pos.side_to_move(), mv)]
                 }
@@ -225,126 +270,64 @@ impl<'a> Searcher<'a> {
             && !pos.is_flip(mv)
     }
 
-    /// The value of playing `mv` from `pos`, from the mover's view: a chance node for a flip
-    /// or for a capture of a face-down piece by the root side.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn child(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> i32 {
+    /// The value of playing `mv` from `pos`, from the mover's view (`node` is the mover's, with
+    /// the depth left for the child): a chance node for a flip or for a capture of a face-down
+    /// piece by the root side.
+    pub(crate) fn child(&mut self, pos: &Position, mv: Move, node: Node) -> i32 {
         if pos.is_flip(mv) || self.learns_capture(pos, mv) {
-            let v = self.chance(pos, mv, depth, alpha, beta, ply, pv_node, None);
+            let v = self.chance(pos, mv, node);
             // What follows a flip depends on the draw: the line stops here.
-            self.pv_len[ply + 1] = ply + 1;
+            self.pv_len[node.ply + 1] = node.ply + 1;
             return v;
         }
         let mut c = *pos;
         c.play_unchecked(mv, None);
         self.path.push(c.hash());
-        let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
+        let v = -self.negamax(&c, node.child(), false);
         self.path.pop();
         v
     }
 
-    /// Alpha-beta at a decision node. `pos` is on top of `self.path`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn negamax(
-        &mut self,
-        pos: &Position,
-        mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-        pv_node: bool,
-        after_null: bool,
-    ) -> i32 {
+    /// Alpha-beta at a decision node. `pos` is on top of `self.path`; `after_null` when the
+    /// move into it was a null move (no second one in a row).
+    pub fn negamax(&mut self, pos: &Position, mut node: Node, after_null: bool) -> i32 {
+        let ply = node.ply;
         self.pv_len[ply] = ply;
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let in_check = pos.in_check();
         // Check extension on the principal variation only: with chance nodes below every flip,
         // extending every check multiplies the tree (a Maniac flip that changes owner often
         // checks the mover).
-        if in_check && (pv_node || self.shared.pure) {
-            depth += 1;
+        if in_check && (node.pv || self.shared.pure) {
+            node.depth += 1;
         }
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0, 0);
+        if node.depth <= 0 {
+            return self.qsearch(pos, node.alpha, node.beta, ply, 0);
         }
         self.count_node();
         if self.stopped {
             return 0;
         }
-        let root = ply == 0;
-        if root {
+        if ply == 0 {
             self.root_side = Some(pos.side_to_move());
-        }
-        if !root {
-            if self.is_repetition(pos) {
-                return 0;
-            }
-            if pos.halfmove_clock() >= pos.variant().no_capture_draw_plies() {
-                return 0;
-            }
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
+        } else if let Some(v) = self.draw_or_mate_distance(pos, &mut node) {
+            return v;
         }
         let key = pos.hash();
         let tt = self.shared.tt.probe(key);
-        let tt_move = tt.and_then(|e| e.mv);
-        if let Some(e) = tt {
-            if !pv_node && e.depth >= depth && !self.shared.pure {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        if let Some(v) = tt.and_then(|e| self.tt_cutoff(&e, node)) {
+            return v;
         }
         let static_eval = if in_check {
             -INF
         } else {
-            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt.map_or_else(|| self.shared.evaluate(pos), |e| e.eval)
         };
-        let pure = self.shared.pure;
-        if !pv_node && !in_check && !is_mate_score(beta) && !pure {
-            // Reverse futility: far above beta at low depth.
-            if depth <= 3 && static_eval - 110 * depth >= beta {
-                return static_eval;
-            }
-            // Null move: let the opponent move twice; if we still stand above beta, cut.
-            if depth >= 3
-                && !after_null
-                && static_eval >= beta
-                && pos.waiting_square().is_none()
-                && has_big_pieces(pos)
-            {
-                let r = 3 + depth / 5;
-                let mut n = *pos;
-                n.play_null();
-                self.path.push(n.hash());
-                let v = -self.negamax(&n, depth - 1 - r, -beta, -beta + 1, ply + 1, false, true);
-                self.path.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if is_mate_score(v) { beta } else { v };
-                }
+        if !node.pv && !in_check && !is_mate_score(node.beta) && !self.shared.pure {
+            if let Some(v) = self.prune_before_moves(pos, node, static_eval, after_null) {
+                return v;
             }
         }
         let mut list = MoveList::new();
@@ -353,107 +336,18 @@ impl<'a> Searcher<'a> {
             // No legal move loses in every variant (checkmate or not).
             return -MATE + ply as i32;
         }
-        let moves = self.ordered(pos, &list, tt_move, ply);
-        let alpha_orig = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
-        let side = pos.side_to_move();
-        for (i, &(_, mv)) in moves.iter().enumerate() {
-            let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
-            let flip = pos.is_flip(mv);
-            let quiet = !capture && !flip;
-            if !capture
-                && !pure
-                && !pv_node
-                && !in_check
-                && depth <= 3
-                && i >= 6 + 4 * depth as usize
-                && best > -MATE_BOUND
-                && !pos.gives_check_before_flip(mv)
-            {
-                continue; // late move pruning (flips included: they are Jieqi's quiet moves)
-            }
-            // Futility: near the leaves, a move that takes nothing cannot lift a hopeless
-            // static evaluation (a flip only turns the expected identity into a real one).
-            if !capture
-                && !pure
-                && !pv_node
-                && !in_check
-                && depth <= 2
-                && i > 0
-                && best > -MATE_BOUND
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
-                && !pos.gives_check_before_flip(mv)
-            {
-                continue;
-            }
-            let mut r = 0;
-            if depth >= 3 && i >= 3 && !in_check && !pure && (quiet || (flip && !capture)) {
-                r = LMR[(depth as usize).min(63)][i.min(63)] as i32;
-                if pv_node {
-                    r -= 1;
-                }
-                if !quiet {
-                    r -= 1;
-                }
-                r = r.clamp(0, depth - 2);
-            }
-            let v = if i == 0 {
-                self.child(pos, mv, depth - 1, alpha, beta, ply, pv_node)
-            } else {
-                let mut v = self.child(pos, mv, depth - 1 - r, alpha, alpha + 1, ply, false);
-                if v > alpha && r > 0 {
-                    v = self.child(pos, mv, depth - 1, alpha, alpha + 1, ply, false);
-                }
-                // Re-search with the full window whenever it is wider than a null window (chance
-                // nodes give their outcomes wide windows at non-PV nodes too).
-                if v > alpha && v < beta && (pv_node || beta > alpha + 1) {
-                    v = self.child(
-                        pos,
-                        mv,
-                        depth - 1,
-                        alpha,
-                        beta,
-                        ply,
-                        pv_node || !self.shared.experiment.pv_first_outcome(pos.variant()),
-                    );
-                }
-                v
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(mv);
-                if v > alpha {
-                    alpha = v;
-                    self.update_pv(ply, mv, !flip);
-                    if v >= beta {
-                        if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(mv) {
-                                k[1] = k[0];
-                                k[0] = Some(mv);
-                            }
-                            let bonus = (depth * depth).min(400) * 8;
-                            self.history_update(side, mv, bonus);
-                            for &q in &quiets_tried {
-                                self.history_update(side, q, -bonus);
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet {
-                quiets_tried.push(mv);
-            }
-        }
-        let bound = if best >= beta {
+        let at = Decision {
+            node,
+            in_check,
+            static_eval,
+        };
+        let Some((best, best_move)) = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at)
+        else {
+            return 0; // stopped
+        };
+        let bound = if best >= node.beta {
             TtBound::Lower
-        } else if best > alpha_orig {
+        } else if best > node.alpha {
             TtBound::Exact
         } else {
             TtBound::Upper
@@ -464,23 +358,236 @@ impl<'a> Searcher<'a> {
                 mv: best_move,
                 score: to_tt(best, ply),
                 eval: if in_check { 0 } else { static_eval },
-                depth,
+                depth: node.depth,
                 bound,
             },
         );
         best
     }
 
-    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`),
-    /// with at most `Shared::qs_flip_limit` flips expanded as chance nodes on a line (later ones
-    /// turn out as their most likely identity). The stop flag is checked here too.
+    /// Below the root: a draw by repetition or by the no-capture limit, or a window narrowed to
+    /// the mate distances possible from this ply that leaves nothing to search.
+    fn draw_or_mate_distance(&self, pos: &Position, node: &mut Node) -> Option<i32> {
+        if self.is_repetition(pos) || pos.halfmove_clock() >= pos.variant().no_capture_draw_plies()
+        {
+            return Some(0);
+        }
+        let ply = node.ply as i32;
+        node.alpha = node.alpha.max(-MATE + ply);
+        node.beta = node.beta.min(MATE - ply - 1);
+        (node.alpha >= node.beta).then_some(node.alpha)
+    }
+
+    /// The stored score when the table entry decides this node (off the PV only).
+    fn tt_cutoff(&self, e: &TtEntry, node: Node) -> Option<i32> {
+        if node.pv || e.depth < node.depth || self.shared.pure {
+            return None;
+        }
+        let s = from_tt(e.score, node.ply);
+        let cut = match e.bound {
+            TtBound::Exact => true,
+            TtBound::Lower => s >= node.beta,
+            TtBound::Upper => s <= node.alpha,
+        };
+        cut.then_some(s)
+    }
+
+    /// Off the PV and not in check: reverse futility (far above beta at low depth) and the null
+    /// move (let the opponent move twice; if we still stand above beta, cut). The value of the
+    /// node when one of them cuts (0 when stopped).
+    fn prune_before_moves(
+        &mut self,
+        pos: &Position,
+        node: Node,
+        static_eval: i32,
+        after_null: bool,
+    ) -> Option<i32> {
+        let params = &self.shared.params;
+        let (depth, beta) = (node.depth, node.beta);
+        if depth <= PRUNING_DEPTH && static_eval - params.reverse_futility_margin * depth >= beta {
+            return Some(static_eval);
+        }
+        if depth < NULL_MOVE_DEPTH
+            || after_null
+            || static_eval < beta
+            || pos.waiting_square().is_some()
+            || !has_big_pieces(pos)
+        {
+            return None;
+        }
+        let r = params.null_move_reduction + depth / params.null_move_depth_divisor;
+        let mut n = *pos;
+        n.play_null();
+        self.path.push(n.hash());
+        let null = Node {
+            depth: depth - 1 - r,
+            alpha: -beta,
+            beta: -beta + 1,
+            ply: node.ply + 1,
+            pv: false,
+        };
+        let v = -self.negamax(&n, null, true);
+        self.path.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        (v >= beta).then_some(if is_mate_score(v) { beta } else { v })
+    }
+
+    /// Searches the moves of a decision node in order; returns the best value and move, or
+    /// `None` when the search was stopped.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        tt_move: Option<Move>,
+        at: Decision,
+    ) -> Option<(i32, Option<Move>)> {
+        let Node {
+            depth,
+            mut alpha,
+            beta,
+            ply,
+            ..
+        } = at.node;
+        let moves = self.ordered(pos, list, tt_move, ply);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for (i, &(_, mv)) in moves.iter().enumerate() {
+            let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
+            let flip = pos.is_flip(mv);
+            let quiet = !capture && !flip;
+            if !capture && self.prunes_late(pos, mv, i, &at, alpha, best) {
+                continue;
+            }
+            let v = self.search_move(pos, mv, i, &at, alpha, capture);
+            if self.stopped {
+                return None;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, mv, !flip);
+                    if v >= beta {
+                        if quiet {
+                            self.reward_quiet(pos.side_to_move(), mv, depth, ply, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+        Some((best, best_move))
+    }
+
+    /// Late move pruning and futility pruning of the `i`th move, which takes nothing, off the PV
+    /// near the leaves (flips included: they are Jieqi's quiet moves). Neither applies in
+    /// check, to the first moves, once every move so far lost to a mate, or to a move that
+    /// gives check.
+    fn prunes_late(
+        &self,
+        pos: &Position,
+        mv: Move,
+        i: usize,
+        at: &Decision,
+        alpha: i32,
+        best: i32,
+    ) -> bool {
+        let Node { depth, pv, .. } = at.node;
+        if self.shared.pure || pv || at.in_check || best <= -MATE_BOUND {
+            return false;
+        }
+        let params = &self.shared.params;
+        let late = depth <= PRUNING_DEPTH
+            && i as i32 >= params.late_move_base + params.late_move_per_depth * depth;
+        // Futility: a move that takes nothing cannot lift a hopeless static evaluation (a flip
+        // only turns the expected identity into a real one).
+        let futile = depth <= FUTILITY_DEPTH
+            && i > 0
+            && at.static_eval + params.futility_margin * depth <= alpha;
+        (late || futile) && !pos.gives_check_before_flip(mv)
+    }
+
+    /// The value of the `i`th move of a decision node with the current `alpha`: the first with
+    /// the node's window, the others with a null window (late ones that take nothing reduced
+    /// first), re-searched when they beat alpha.
+    fn search_move(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        i: usize,
+        at: &Decision,
+        alpha: i32,
+        capture: bool,
+    ) -> i32 {
+        let Node {
+            depth, beta, pv, ..
+        } = at.node;
+        let window = |depth: i32, alpha: i32, beta: i32, pv: bool| Node {
+            depth,
+            alpha,
+            beta,
+            pv,
+            ..at.node
+        };
+        if i == 0 {
+            return self.child(pos, mv, window(depth - 1, alpha, beta, pv));
+        }
+        let mut r = 0;
+        if depth >= LMR_DEPTH && i >= LMR_MOVES && !at.in_check && !self.shared.pure && !capture {
+            r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
+            if pv {
+                r -= 1;
+            }
+            if pos.is_flip(mv) {
+                r -= 1;
+            }
+            r = r.clamp(0, depth - 2);
+        }
+        let mut v = self.child(pos, mv, window(depth - 1 - r, alpha, alpha + 1, false));
+        if v > alpha && r > 0 {
+            v = self.child(pos, mv, window(depth - 1, alpha, alpha + 1, false));
+        }
+        // Re-search with the full window whenever it is wider than a null window (chance nodes
+        // give their outcomes wide windows at non-PV nodes too).
+        if v > alpha && v < beta && (pv || beta > alpha + 1) {
+            let child_pv = pv || !self.shared.params.pv_first_outcome;
+            v = self.child(pos, mv, window(depth - 1, alpha, beta, child_pv));
+        }
+        v
+    }
+
+    /// A quiet move that cut: a killer at this ply, and history credit for it and debit for the
+    /// quiet moves tried before it.
+    fn reward_quiet(&mut self, side: Color, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
+        self.history_update(side, mv, bonus);
+        for &q in tried {
+            self.history_update(side, q, -bonus);
+        }
+    }
+
+    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`).
+    /// A flip is not expanded as a chance node here: it turns out as its most likely identity,
+    /// so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
+    /// than they were worth to a given depth). The stop flag is checked here too.
     pub fn qsearch(
         &mut self,
         pos: &Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        flips: u32,
         qdepth: u32,
     ) -> i32 {
         self.pv_len[ply] = ply;
@@ -493,16 +600,16 @@ impl<'a> Searcher<'a> {
             self.seldepth = ply;
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let in_check = pos.in_check();
         if in_check && qdepth >= QS_EVASION_PLIES {
-            return evaluate(pos);
+            return self.shared.evaluate(pos);
         }
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = evaluate(pos);
+            stand = self.shared.evaluate(pos);
             if stand >= beta {
                 return stand;
             }
@@ -525,10 +632,10 @@ impl<'a> Searcher<'a> {
             let flip = pos.is_flip(mv);
             if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
-                    Some(Occupant::Revealed(p)) => piece_value(variant, p.role),
+                    Some(Occupant::Revealed(p)) => self.shared.eval.piece_value(variant, p.role),
                     _ => HIDDEN_VICTIM_VALUE,
                 };
-                if stand + gain + 150 < alpha {
+                if stand + gain + self.shared.params.delta_margin < alpha {
                     continue; // delta pruning
                 }
                 // A capture that gives up more than it takes on a defended square is not
@@ -537,26 +644,15 @@ impl<'a> Searcher<'a> {
                     HIDDEN_VICTIM_VALUE
                 } else {
                     pos.moving_role(mv.from())
-                        .map_or(0, |r| piece_value(variant, r))
+                        .map_or(0, |r| self.shared.eval.piece_value(variant, r))
                 };
-                if attacker > gain + 50 && pos.is_attacked_by(mv.to(), !pos.side_to_move()) {
+                if attacker > gain + self.shared.params.bad_capture_margin
+                    && pos.is_attacked_by(mv.to(), !pos.side_to_move())
+                {
                     continue;
                 }
             }
-            let v = if flip && flips < self.shared.qs_flip_limit {
-                self.chance(
-                    pos,
-                    mv,
-                    0,
-                    alpha,
-                    beta,
-                    ply,
-                    false,
-                    Some((flips + 1, qdepth + 1)),
-                )
-            } else if flip {
-                // Past the limit a flip is not expanded: it turns out as its most likely
-                // identity, so that face-down pieces can still recapture.
+            let v = if flip {
                 let outcomes = pos.flip_outcomes(mv.from());
                 // Ties (Maniac's red and black pawns) go to the mover's colour: symmetric.
                 let mover = pos.side_to_move();
@@ -566,11 +662,11 @@ impl<'a> Searcher<'a> {
                     .map(|(p, _)| p);
                 let mut c = *pos;
                 c.play_unchecked(mv, likely);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, flips + 1, qdepth + 1)
+                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
             } else {
                 let mut c = *pos;
                 c.play_unchecked(mv, None);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth + 1)
+                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
             };
             if self.stopped {
                 return 0;

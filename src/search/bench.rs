@@ -1,7 +1,13 @@
-//! The `bench` positions: a fixed search over positions of all three variants whose total node
-//! count is the build's signature (one thread, fixed depth, a fresh table per position).
+//! `bench`: a fixed search over positions of all three variants whose total node count is the
+//! build's signature (one thread, fixed depth, a fresh engine and table per position). The
+//! command line (`jieqi bench`) runs it to the end with [`run`]; the protocol loop's `bench`
+//! drives the same [`BenchRun`] one search at a time, so that it keeps answering meanwhile.
 
-use crate::core::{fen, Position, Variant};
+use std::time::Instant;
+
+use crate::core::{fen, Move, Position, Variant};
+
+use super::{Engine, Limits, Options, Report, Root, SearchMode};
 
 /// One bench position and the depth it is searched to by default.
 pub struct BenchPosition {
@@ -81,3 +87,117 @@ pub const POSITIONS: &[BenchPosition] = &[
         depth: 10,
     },
 ];
+
+/// One bench run: the positions in order, each searched by a fresh engine, and the totals.
+pub struct BenchRun {
+    /// Depth for every position, or `None` for each position's own.
+    depth: Option<u32>,
+    threads: usize,
+    /// Index of the next position.
+    next: usize,
+    nodes: u64,
+    started: Instant,
+}
+
+/// The search of one bench position: its engine (the caller runs it), and what its line says.
+pub struct BenchSearch {
+    pub engine: Engine,
+    /// 1-based position number.
+    index: usize,
+    variant: Variant,
+    depth: u32,
+    started: Instant,
+}
+
+impl BenchRun {
+    pub fn new(depth: Option<u32>, threads: usize) -> BenchRun {
+        BenchRun {
+            depth,
+            threads,
+            next: 0,
+            nodes: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// The search of the next position and the root and limits to run it with, or `None`
+    /// after the last.
+    pub fn next_search(&mut self) -> Option<(BenchSearch, Root, Limits)> {
+        loop {
+            let bp = POSITIONS.get(self.next)?;
+            self.next += 1;
+            let Some(pos) = bp.position() else {
+                continue;
+            };
+            let depth = self.depth.unwrap_or(bp.depth);
+            let engine = Engine::new(Options {
+                threads: self.threads,
+                hash_mb: HASH_MB,
+                mode: SearchMode::Expectimax,
+                ..Options::default()
+            });
+            let search = BenchSearch {
+                engine,
+                index: self.next,
+                variant: bp.variant,
+                depth,
+                started: Instant::now(),
+            };
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            return Some((search, Root::new(pos), limits));
+        }
+    }
+
+    /// Books a finished search (`nodes` from its last report, its best move) and returns its
+    /// line: `position <i> <variant> depth <d> nodes <n> time <ms> ms bestmove <move>`.
+    pub fn finish(&mut self, search: &BenchSearch, nodes: u64, best: Option<Move>) -> String {
+        self.nodes += nodes;
+        format!(
+            "position {:2} {:8} depth {:2} nodes {:10} time {:6} ms bestmove {}",
+            search.index,
+            search.variant.name(),
+            search.depth,
+            nodes,
+            search.started.elapsed().as_millis(),
+            best.map_or_else(|| "(none)".to_string(), |m| m.to_string())
+        )
+    }
+
+    /// The closing lines: `Total time (ms): <t>`, `Nodes searched: <N>`, `Nodes/second: <N>`.
+    pub fn totals(&self) -> [String; 3] {
+        let secs = self.started.elapsed().as_secs_f64();
+        [
+            format!("Total time (ms): {}", (secs * 1000.0) as u64),
+            format!("Nodes searched: {}", self.nodes),
+            format!(
+                "Nodes/second: {}",
+                (self.nodes as f64 / secs.max(1e-9)) as u64
+            ),
+        ]
+    }
+}
+
+/// Runs the whole bench (each position at its own depth, or at `depth` for all), handing each
+/// line to `out`: one per position, then the totals.
+pub fn run(depth: Option<u32>, threads: usize, mut out: impl FnMut(&str)) {
+    let mut bench = BenchRun::new(depth, threads);
+    while let Some((mut search, root, limits)) = bench.next_search() {
+        let reports = search.engine.search_blocking(root, limits);
+        let mut nodes = 0;
+        let mut best = None;
+        for r in reports {
+            match r {
+                Report::Info(info) => nodes = info.nodes.max(nodes),
+                Report::Done { best: b, .. } => best = b,
+                Report::Text(_) => {}
+            }
+        }
+        out(&bench.finish(&search, nodes, best));
+    }
+    for line in bench.totals() {
+        out(&line);
+    }
+}

@@ -11,103 +11,84 @@
 //! - Outcomes are searched in order of weight times value (chariots and cannons first).
 //! - Nothing is stored in the transposition table for the chance node itself.
 
-use crate::core::{Move, Position};
+use crate::core::{Move, Outcomes, Piece, Position};
 
-use super::alphabeta::{is_mate_score, Searcher, INF, MATE_BOUND};
-use super::eval::{piece_value, EVAL_LIMIT};
+use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
+use super::eval::EVAL_LIMIT;
 
 /// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
 pub const LOGISTIC_SCALE: f64 = 361.0;
 const LN10_OVER_SCALE: f64 = std::f64::consts::LN_10 / LOGISTIC_SCALE;
 
-/// Half-width added around the node's window for the first search of each outcome.
-const OUTCOME_MARGIN: i32 = 80;
-
-/// How outcome values are combined at chance nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Aggregation {
-    /// Expected score: average win probabilities (the default).
-    #[default]
-    ExpectedScore,
-    /// Plain average of centipawn scores (for comparison matches).
-    Centipawns,
+/// A score as an expected score in [0, 1] (a logistic of the score; mates are 0 or 1): the unit
+/// in which chance nodes average their outcomes.
+#[inline]
+pub fn to_unit(s: i32) -> f64 {
+    if s > MATE_BOUND {
+        return 1.0;
+    }
+    if s < -MATE_BOUND {
+        return 0.0;
+    }
+    1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp())
 }
 
-impl Aggregation {
-    /// Score to the unit in which outcomes are averaged, in [0, 1].
-    #[inline]
-    pub fn to_unit(self, s: i32) -> f64 {
-        if s > MATE_BOUND {
-            return 1.0;
-        }
-        if s < -MATE_BOUND {
-            return 0.0;
-        }
-        match self {
-            Aggregation::ExpectedScore => 1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp()),
-            Aggregation::Centipawns => {
-                ((s as f64 + MATE_BOUND as f64) / (2.0 * MATE_BOUND as f64)).clamp(0.0, 1.0)
-            }
-        }
-    }
+/// The score of an expected score (real-valued; the caller rounds).
+#[inline]
+fn unit_to_score(p: f64) -> f64 {
+    let p = p.clamp(1e-15, 1.0 - 1e-15);
+    (p / (1.0 - p)).ln() / LN10_OVER_SCALE
+}
 
-    /// The score of a unit value (real-valued; the caller rounds).
-    #[inline]
-    fn unit_to_score(self, p: f64) -> f64 {
-        match self {
-            Aggregation::ExpectedScore => {
-                let p = p.clamp(1e-15, 1.0 - 1e-15);
-                (p / (1.0 - p)).ln() / LN10_OVER_SCALE
-            }
-            Aggregation::Centipawns => p * 2.0 * MATE_BOUND as f64 - MATE_BOUND as f64,
-        }
+/// Largest score whose expected score is at most `p` (`-MATE_BOUND` if none is).
+fn floor_score(p: f64) -> i32 {
+    if p <= to_unit(-MATE_BOUND + 1) {
+        return -MATE_BOUND;
     }
+    let mut s = (unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+    // The formula is off by at most a rounding step; walk to the exact boundary.
+    while s > -MATE_BOUND + 1 && to_unit(s) > p {
+        s -= 1;
+    }
+    while s < MATE_BOUND - 1 && to_unit(s + 1) <= p {
+        s += 1;
+    }
+    s
+}
 
-    /// Largest score whose unit value is at most `p` (`-MATE_BOUND` if none is).
-    fn floor_score(self, p: f64) -> i32 {
-        if p <= self.to_unit(-MATE_BOUND + 1) {
-            return -MATE_BOUND;
-        }
-        let mut s = (self.unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        // The formula is off by at most a rounding step; walk to the exact boundary.
-        while s > -MATE_BOUND + 1 && self.to_unit(s) > p {
-            s -= 1;
-        }
-        while s < MATE_BOUND - 1 && self.to_unit(s + 1) <= p {
-            s += 1;
-        }
-        s
+/// Smallest score whose expected score is at least `p` (`MATE_BOUND` if none is).
+fn ceil_score(p: f64) -> i32 {
+    if p >= to_unit(MATE_BOUND - 1) {
+        return MATE_BOUND;
     }
+    let mut s = (unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+    while s < MATE_BOUND - 1 && to_unit(s) < p {
+        s += 1;
+    }
+    while s > -MATE_BOUND + 1 && to_unit(s - 1) >= p {
+        s -= 1;
+    }
+    s
+}
 
-    /// Smallest score whose unit value is at least `p` (`MATE_BOUND` if none is).
-    fn ceil_score(self, p: f64) -> i32 {
-        if p >= self.to_unit(MATE_BOUND - 1) {
-            return MATE_BOUND;
-        }
-        let mut s = (self.unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        while s < MATE_BOUND - 1 && self.to_unit(s) < p {
-            s += 1;
-        }
-        while s > -MATE_BOUND + 1 && self.to_unit(s - 1) >= p {
-            s -= 1;
-        }
-        s
-    }
+/// The score of an average expected score: never a mate score, within the evaluation's range.
+pub fn score_of(p: f64) -> i32 {
+    (unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
 
-    /// The score of an average: never a mate score, within the evaluation's range.
-    pub fn score_of(self, p: f64) -> i32 {
-        (self.unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+/// The value of a chance node whose outcomes have the exact `values` and the weighted mean
+/// expected score `mean`: a mate only when every outcome is a mate of the same sign (then the
+/// slowest win or the quickest loss), else the score of the mean.
+pub fn expected_value(values: &[i32], mean: f64) -> i32 {
+    if values.iter().all(|&v| v > MATE_BOUND) || values.iter().all(|&v| v < -MATE_BOUND) {
+        return values.iter().copied().min().unwrap_or(0);
     }
+    score_of(mean)
 }
 
 /// The position after `mv` when the flipped (or, `learning`, the captured and identified)
 /// piece is `piece`.
-fn outcome_position(
-    pos: &Position,
-    mv: Move,
-    piece: Option<crate::core::Piece>,
-    learning: bool,
-) -> Position {
+fn outcome_position(pos: &Position, mv: Move, piece: Option<Piece>, learning: bool) -> Position {
     let mut c = *pos;
     if learning {
         if let Some(p) = piece {
@@ -120,32 +101,175 @@ fn outcome_position(
     c
 }
 
-impl<'a> Searcher<'a> {
-    /// Value of one outcome of a flip, from the mover's view.
-    #[allow(clippy::too_many_arguments)]
-    fn outcome_value(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        piece: Option<crate::core::Piece>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        quiesce: Option<(u32, u32)>,
-        learning: bool,
-    ) -> i32 {
-        let c = outcome_position(pos, mv, piece, learning);
-        match quiesce {
-            Some((flips, qdepth)) => -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth),
-            None => {
-                self.path.push(c.hash());
-                let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
-                self.path.pop();
-                v
+/// The move into a chance node: a flip (the mover's identity is drawn) or, `learning`, a
+/// capture of a face-down piece by the root side (the capturer learns the victim's identity).
+struct Flip<'p> {
+    pos: &'p Position,
+    mv: Move,
+    learning: bool,
+}
+
+/// Outcomes are searched in order of weight times value, a value counted as at least this.
+const MIN_ORDER_VALUE: i32 = 50;
+/// Outcomes after the heaviest are searched one ply shallower off the PV from this depth.
+const OUTCOME_REDUCTION_DEPTH: i32 = 3;
+
+/// What a Star1 search of a chance node knows of its outcomes: each one's share of the
+/// weight, the bounds of its value in expected-score units (searched outcomes narrow [0, 1]),
+/// its exact value once known and what the first pass returned; and the node's window.
+struct Star1 {
+    f: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    val: Vec<Option<i32>>,
+    /// What the first pass returned for each outcome (a bound when it fell outside its window).
+    first: Vec<Option<i32>>,
+    alpha: i32,
+    beta: i32,
+    /// The window in units.
+    pa: f64,
+    pb: f64,
+    /// Beyond the evaluation's range only mates count, and an average involving mates is
+    /// clamped to the range: units decide nothing past these edges.
+    low_edge: bool,
+    high_edge: bool,
+}
+
+impl Star1 {
+    fn new(f: Vec<f64>, alpha: i32, beta: i32) -> Star1 {
+        let n = f.len();
+        Star1 {
+            f,
+            lo: vec![0.0; n],
+            hi: vec![1.0; n],
+            val: vec![None; n],
+            first: vec![None; n],
+            alpha,
+            beta,
+            pa: to_unit(alpha),
+            pb: to_unit(beta),
+            low_edge: alpha < -EVAL_LIMIT,
+            high_edge: beta > EVAL_LIMIT,
+        }
+    }
+
+    /// The Star1 window of outcome `i` in units, given the others' bounds.
+    fn window(&self, i: usize) -> (f64, f64) {
+        let (mut others_hi, mut others_lo) = (0.0, 0.0);
+        for j in 0..self.f.len() {
+            if j != i {
+                others_hi += self.f[j] * self.hi[j];
+                others_lo += self.f[j] * self.lo[j];
             }
         }
+        (
+            (self.pa - others_hi) / self.f[i],
+            (self.pb - others_lo) / self.f[i],
+        )
+    }
+
+    /// Fail-soft bound of the node when failing low: at most `alpha`, as tight as the outcome
+    /// bounds allow. Rounded like the exact value (`score_of`), so that a bound never excludes
+    /// the value a full-window search of the node would return.
+    fn low_bound(&self, node_hi: f64) -> i32 {
+        score_of(node_hi).min(self.alpha)
+    }
+
+    /// Fail-soft bound of the node when failing high: at least `beta`.
+    fn high_bound(&self, node_lo: f64) -> i32 {
+        score_of(node_lo).max(self.beta)
+    }
+
+    /// The node's bound once the weighted bounds of the outcomes fall outside the window.
+    fn decided(&self) -> Option<i32> {
+        let n = self.f.len();
+        let node_hi: f64 = (0..n).map(|j| self.f[j] * self.hi[j]).sum();
+        let node_lo: f64 = (0..n).map(|j| self.f[j] * self.lo[j]).sum();
+        // At a window edge of 0 or 1 (a mate score or infinity) units cannot tell mates apart:
+        // such a node is decided only once every outcome is known.
+        if !self.low_edge && node_hi <= self.pa {
+            Some(self.low_bound(node_hi))
+        } else if !self.high_edge && node_lo >= self.pb {
+            Some(self.high_bound(node_lo))
+        } else {
+            None
+        }
+    }
+
+    /// The window in which outcome `i` is searched in `pass`, within its exact Star1 window
+    /// `(ca, cb)` in scores: first an aspiration window `margin` around the node's own, then
+    /// narrowed by what the first pass returned, last the exact Star1 window.
+    fn pass_window(&self, pass: usize, i: usize, (ca, cb): (i32, i32), margin: i32) -> (i32, i32) {
+        let (wa, wb) = match pass {
+            0 => (
+                ca.max(self.alpha.saturating_sub(margin)),
+                cb.min(self.beta.saturating_add(margin)),
+            ),
+            1 => {
+                // The outcome's own bound from the first pass narrows the Star1 window: the
+                // value lies on the known side of it.
+                let (mut wa, mut wb) = (ca, cb);
+                if let Some(v0) = self.first[i] {
+                    if self.hi[i] < 1.0 && v0 < wb {
+                        wb = wb.min(v0.saturating_add(1));
+                    }
+                    if self.lo[i] > 0.0 && v0 > wa {
+                        wa = wa.max(v0.saturating_sub(1));
+                    }
+                }
+                (wa, wb)
+            }
+            _ => (ca, cb),
+        };
+        if wa < wb {
+            (wa, wb)
+        } else {
+            (ca, cb)
+        }
+    }
+
+    /// Books the value `v` of outcome `i` searched with window `(wa, wb)` inside its Star1
+    /// window `(a, b)` (units) / `(ca, cb)` (scores); returns the node's bound once decided.
+    fn record(&mut self, i: usize, v: i32, (wa, wb): (i32, i32), star: Star1Window) -> Option<i32> {
+        if wa > -INF && v <= wa {
+            self.hi[i] = self.hi[i].min(to_unit(v));
+            if wa == star.ca {
+                // Below the Star1 window: the node is at most alpha.
+                return Some(self.low_bound(self.pa - self.f[i] * (star.a - self.hi[i])));
+            }
+        } else if wb < INF && v >= wb {
+            self.lo[i] = self.lo[i].max(to_unit(v));
+            if wb == star.cb {
+                return Some(self.high_bound(self.pb - self.f[i] * (star.b - self.lo[i])));
+            }
+        } else {
+            let u = to_unit(v);
+            self.lo[i] = u;
+            self.hi[i] = u;
+            self.val[i] = Some(v);
+        }
+        self.decided()
+    }
+}
+
+/// The Star1 window of one outcome, in units (`a`, `b`) and in scores (`ca`, `cb`).
+#[derive(Clone, Copy)]
+struct Star1Window {
+    a: f64,
+    b: f64,
+    ca: i32,
+    cb: i32,
+}
+
+impl<'a> Searcher<'a> {
+    /// Value of one outcome of a flip, from the mover's view (`node` is the mover's, with the
+    /// depth left for the outcome).
+    fn outcome_value(&mut self, flip: &Flip, piece: Option<Piece>, node: Node) -> i32 {
+        let c = outcome_position(flip.pos, flip.mv, piece, flip.learning);
+        self.path.push(c.hash());
+        let v = -self.negamax(&c, node.child(), false);
+        self.path.pop();
+        v
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value (its
@@ -156,60 +280,40 @@ impl<'a> Searcher<'a> {
     /// identity: an estimate, not a bound of the exact expectation (so never used on the PV or
     /// in `pure` searches). `None` when the deep result is a mate: the caller then expands every
     /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
-    #[allow(clippy::too_many_arguments)]
-    fn probe(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        outcomes: &crate::core::Outcomes,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        learning: bool,
-    ) -> Option<i32> {
-        let agg = self.shared.aggregation;
+    fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
+        let (pos, mv) = (flip.pos, flip.mv);
         let total = outcomes.total_weight() as f64;
-        let mut q: Vec<(crate::core::Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
+        let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
-            let c = outcome_position(pos, mv, Some(piece), learning);
+            let c = outcome_position(pos, mv, Some(piece), flip.learning);
             // A piece that lands where the opponent attacks it may be taken at once, and what
             // that costs depends on the identity: a quiescence value then, else the evaluation.
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -INF, INF, ply + 1, 0, 0)
+                -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
             } else {
-                -super::eval::evaluate(&c)
+                -self.shared.evaluate(&c)
             };
             if self.stopped {
                 return Some(0);
             }
             q.push((piece, w as f64 / total, v));
         }
-        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * agg.to_unit(v)).sum();
-        let mean = agg.score_of(mean_u);
+        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
+        let mean = score_of(mean_u);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
-            let da = (agg.to_unit(a.2) - mean_u).abs();
-            let db = (agg.to_unit(b.2) - mean_u).abs();
+            let da = (to_unit(a.2) - mean_u).abs();
+            let db = (to_unit(b.2) - mean_u).abs();
             da.total_cmp(&db)
         })?;
         let offset = mean - q_rep;
         let lim = MATE_BOUND - 1;
-        let (wa, wb) = (
-            (alpha - offset).clamp(-lim, lim - 1),
-            (beta - offset).clamp(-lim + 1, lim),
-        );
-        let v = self.outcome_value(
-            pos,
-            mv,
-            Some(rep),
-            depth,
-            wa,
-            wb,
-            ply,
-            false,
-            None,
-            learning,
-        );
+        let shifted = Node {
+            alpha: (node.alpha - offset).clamp(-lim, lim - 1),
+            beta: (node.beta - offset).clamp(-lim + 1, lim),
+            pv: false,
+            ..node
+        };
+        let v = self.outcome_value(flip, Some(rep), shifted);
         if self.stopped {
             return Some(0);
         }
@@ -220,24 +324,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
-    /// identity the mover learns), searched to `depth` (or in quiescence when
-    /// `quiesce` gives the flip count of the line), with window `(alpha, beta)` from the
-    /// mover's view. Returns a value, or `alpha`/`beta` as a bound on a cut.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn chance(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        quiesce: Option<(u32, u32)>,
-    ) -> i32 {
+    /// identity the mover learns); `node` is the mover's, with the depth left for the outcomes.
+    /// Returns a value, or a bound outside the window on a cut.
+    pub(crate) fn chance(&mut self, pos: &Position, mv: Move, node: Node) -> i32 {
         // A flip draws the mover's identity; a capture of a face-down piece by the root side
         // (not a flip) teaches the capturer the victim's identity, drawn from its pool.
         let learning = !pos.is_flip(mv);
+        let flip = Flip { pos, mv, learning };
         let outcomes = if learning {
             pos.flip_outcomes(mv.to())
         } else {
@@ -245,224 +338,136 @@ impl<'a> Searcher<'a> {
         };
         if outcomes.len() <= 1 {
             let piece = outcomes.as_slice().first().map(|&(p, _)| p);
-            return self.outcome_value(
-                pos, mv, piece, depth, alpha, beta, ply, pv_node, quiesce, learning,
-            );
+            return self.outcome_value(&flip, piece, node);
         }
-        let variant = pos.variant();
-        if quiesce.is_none()
-            && !pv_node
-            && depth >= 1
+        let Node { alpha, beta, .. } = node;
+        if !node.pv
+            && node.depth >= 1
             && !self.shared.pure
-            && self.shared.experiment.probe
-            && variant == crate::core::Variant::Jieqi
+            && self.shared.params.probe
             && alpha > -EVAL_LIMIT
             && beta < EVAL_LIMIT
         {
-            if let Some(v) = self.probe(pos, mv, &outcomes, depth, alpha, beta, ply, learning) {
+            if let Some(v) = self.probe(&flip, &outcomes, node) {
                 return v;
             }
         }
-        let mut order: Vec<(crate::core::Piece, u8)> = outcomes.iter().collect();
-        if self.shared.experiment.order_outcomes {
-            order.sort_by_key(|&(p, w)| -(w as i32) * piece_value(variant, p.role).max(50));
-        }
+        let variant = pos.variant();
+        let mut order: Vec<(Piece, u8)> = outcomes.iter().collect();
+        order.sort_by_key(|&(p, w)| {
+            -(w as i32)
+                * self
+                    .shared
+                    .eval
+                    .piece_value(variant, p.role)
+                    .max(MIN_ORDER_VALUE)
+        });
         let total = outcomes.total_weight() as f64;
-        let agg = self.shared.aggregation;
-
-        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT || !self.shared.experiment.star1 {
+        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
             // A window at the edge of the evaluation's range: only mates in every outcome can
             // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
-            let mut vals = Vec::with_capacity(order.len());
-            for &(piece, _) in &order {
-                let v = self.outcome_value(
-                    pos,
-                    mv,
-                    Some(piece),
-                    depth,
-                    -INF,
-                    INF,
-                    ply,
-                    pv_node,
-                    quiesce,
-                    learning,
-                );
-                if self.stopped {
-                    return 0;
-                }
-                vals.push(v);
-            }
-            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-                return vals.iter().copied().min().unwrap_or(0);
-            }
-            let sum: f64 = order
-                .iter()
-                .zip(&vals)
-                .map(|(&(_, w), &v)| w as f64 / total * agg.to_unit(v))
-                .sum();
-            return agg.score_of(sum);
+            self.expand_exactly(&flip, &order, total, node)
+        } else {
+            self.expand_star1(&flip, &order, total, node)
         }
+    }
 
-        // Bounds of each outcome's value in units: searched outcomes narrow [0, 1]; the node is
-        // decided as soon as the weighted bounds fall outside (alpha, beta).
+    /// Every outcome searched with a full window; the exact expectation.
+    fn expand_exactly(
+        &mut self,
+        flip: &Flip,
+        order: &[(Piece, u8)],
+        total: f64,
+        node: Node,
+    ) -> i32 {
+        let mut vals = Vec::with_capacity(order.len());
+        for &(piece, _) in order {
+            let full = Node {
+                alpha: -INF,
+                beta: INF,
+                ..node
+            };
+            let v = self.outcome_value(flip, Some(piece), full);
+            if self.stopped {
+                return 0;
+            }
+            vals.push(v);
+        }
+        let mean: f64 = order
+            .iter()
+            .zip(&vals)
+            .map(|(&(_, w), &v)| w as f64 / total * to_unit(v))
+            .sum();
+        expected_value(&vals, mean)
+    }
+
+    /// Star1: each outcome gets a window derived from the searched outcomes and the bounds
+    /// [0, 1] of the unsearched ones; the node is decided as soon as the weighted bounds fall
+    /// outside (alpha, beta). First pass: an aspiration window near the node's own for every
+    /// outcome; later passes: outcomes still known only by a bound, with their Star1 window.
+    fn expand_star1(&mut self, flip: &Flip, order: &[(Piece, u8)], total: f64, node: Node) -> i32 {
         let n = order.len();
         let f: Vec<f64> = order.iter().map(|&(_, w)| w as f64 / total).collect();
-        let mut lo = vec![0.0f64; n];
-        let mut hi = vec![1.0f64; n];
-        let mut val: Vec<Option<i32>> = vec![None; n];
-        let pa = agg.to_unit(alpha);
-        let pb = agg.to_unit(beta);
-        // Star1 window for outcome `i` given the others' bounds.
-        let star1 = |i: usize, lo: &[f64], hi: &[f64]| -> (f64, f64) {
-            let (mut others_hi, mut others_lo) = (0.0, 0.0);
-            for j in 0..n {
-                if j != i {
-                    others_hi += f[j] * hi[j];
-                    others_lo += f[j] * lo[j];
-                }
-            }
-            ((pa - others_hi) / f[i], (pb - others_lo) / f[i])
+        let mut st = Star1::new(f, node.alpha, node.beta);
+        let margin = if node.pv {
+            self.shared.params.outcome_margin
+        } else {
+            0
         };
-        // Beyond the evaluation's range only mates count, and an average involving mates is
-        // clamped to the range: units decide nothing past these edges.
-        let (low_edge, high_edge) = (alpha < -EVAL_LIMIT, beta > EVAL_LIMIT);
-        // Fail-soft bounds of the node: at most `alpha` when failing low, at least `beta` when
-        // failing high, as tight as the outcome bounds allow.
-        // Rounded like the exact value (`score_of`), so that a bound never excludes the value a
-        // full-window search of the node would return.
-        let low_bound = |node_hi: f64| agg.score_of(node_hi).min(alpha);
-        let high_bound = |node_lo: f64| agg.score_of(node_lo).max(beta);
-        let decided = |lo: &[f64], hi: &[f64]| -> Option<i32> {
-            let node_hi: f64 = (0..n).map(|j| f[j] * hi[j]).sum();
-            let node_lo: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
-            // At a window edge of 0 or 1 (a mate score or infinity) units cannot tell mates
-            // apart: such a node is decided only once every outcome is known.
-            if !low_edge && node_hi <= pa {
-                Some(low_bound(node_hi))
-            } else if !high_edge && node_lo >= pb {
-                Some(high_bound(node_lo))
-            } else {
-                None
-            }
-        };
-        let margin = if pv_node { OUTCOME_MARGIN } else { 0 };
-        let pv_first = self.shared.experiment.pv_first_outcome(variant);
-        // First pass: an aspiration window near the node's own for every outcome. Second pass:
-        // outcomes still known only by a bound, with their exact Star1 window.
-        // What the first pass returned for each outcome (a bound when it fell outside its window).
-        let mut first: Vec<Option<i32>> = vec![None; n];
+        let pv_first = self.shared.params.pv_first_outcome;
         for pass in 0..3 {
-            for i in 0..n {
-                if val[i].is_some() {
+            for (i, &(piece, _)) in order.iter().enumerate() {
+                if st.val[i].is_some() {
                     continue;
                 }
-                let (a, b) = star1(i, &lo, &hi);
-                if a >= 1.0 && !low_edge {
+                let (a, b) = st.window(i);
+                if a >= 1.0 && !st.low_edge {
                     // Even a certain win here cannot lift the node above alpha.
-                    return low_bound(pa - f[i] * (a - hi[i]));
+                    return st.low_bound(st.pa - st.f[i] * (a - st.hi[i]));
                 }
-                if b <= 0.0 && !high_edge {
-                    return high_bound(pb - f[i] * (b - lo[i]));
+                if b <= 0.0 && !st.high_edge {
+                    return st.high_bound(st.pb - st.f[i] * (b - st.lo[i]));
                 }
-                let ca = if a <= 0.0 || low_edge {
+                let ca = if a <= 0.0 || st.low_edge {
                     -INF
                 } else {
-                    agg.floor_score(a)
+                    floor_score(a)
                 };
-                let cb = if b >= 1.0 || high_edge {
+                let cb = if b >= 1.0 || st.high_edge {
                     INF
                 } else {
-                    agg.ceil_score(b)
+                    ceil_score(b)
                 };
-                let (wa, wb) = if pass == 0 {
-                    let wa = ca.max(alpha.saturating_sub(margin));
-                    let wb = cb.min(beta.saturating_add(margin));
-                    if wa < wb {
-                        (wa, wb)
-                    } else {
-                        (ca, cb)
-                    }
-                } else if pass == 1 {
-                    // The outcome's own bound from the first pass narrows the Star1 window: the
-                    // value lies on the known side of it.
-                    let (mut wa, mut wb) = (ca, cb);
-                    if let Some(v0) = first[i] {
-                        if hi[i] < 1.0 && v0 < wb {
-                            wb = wb.min(v0.saturating_add(1));
-                        }
-                        if lo[i] > 0.0 && v0 > wa {
-                            wa = wa.max(v0.saturating_sub(1));
-                        }
-                    }
-                    if wa < wb {
-                        (wa, wb)
-                    } else {
-                        (ca, cb)
-                    }
-                } else {
-                    (ca, cb)
-                };
+                let (wa, wb) = st.pass_window(pass, i, (ca, cb), margin);
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
-                let d = if !pv_node
-                    && i > 0
-                    && depth >= 3
-                    && !self.shared.pure
-                    && self.shared.experiment.reduce_outcomes
-                {
-                    depth - 1
-                } else {
-                    depth
-                };
-                let (piece, _) = order[i];
+                let reduce =
+                    !node.pv && i > 0 && node.depth >= OUTCOME_REDUCTION_DEPTH && !self.shared.pure;
                 // Like the later moves of a PV node, the later outcomes of a PV chance node
                 // are searched as nodes off the PV.
-                let child_pv = pv_node && (i == 0 || !pv_first);
-                let v = self.outcome_value(
-                    pos,
-                    mv,
-                    Some(piece),
-                    d,
-                    wa,
-                    wb,
-                    ply,
-                    child_pv,
-                    quiesce,
-                    learning,
-                );
+                let outcome = Node {
+                    depth: node.depth - reduce as i32,
+                    alpha: wa,
+                    beta: wb,
+                    ply: node.ply,
+                    pv: node.pv && (i == 0 || !pv_first),
+                };
+                let v = self.outcome_value(flip, Some(piece), outcome);
                 if self.stopped {
                     return 0;
                 }
                 if pass == 0 {
-                    first[i] = Some(v);
+                    st.first[i] = Some(v);
                 }
-                if wa > -INF && v <= wa {
-                    hi[i] = hi[i].min(agg.to_unit(v));
-                    if wa == ca {
-                        // Below the Star1 window: the node is at most alpha.
-                        return low_bound(pa - f[i] * (a - hi[i]));
-                    }
-                } else if wb < INF && v >= wb {
-                    lo[i] = lo[i].max(agg.to_unit(v));
-                    if wb == cb {
-                        return high_bound(pb - f[i] * (b - lo[i]));
-                    }
-                } else {
-                    let u = agg.to_unit(v);
-                    lo[i] = u;
-                    hi[i] = u;
-                    val[i] = Some(v);
-                }
-                if let Some(r) = decided(&lo, &hi) {
+                let star = Star1Window { a, b, ca, cb };
+                if let Some(r) = st.record(i, v, (wa, wb), star) {
                     return r;
                 }
             }
         }
-        let vals: Vec<i32> = val.iter().map(|v| v.unwrap_or(0)).collect();
-        if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-            return vals.iter().copied().min().unwrap_or(0);
-        }
-        let sum: f64 = (0..n).map(|j| f[j] * lo[j]).sum();
-        agg.score_of(sum)
+        // Every outcome is exact here (the last pass searched with the exact Star1 windows).
+        let vals: Vec<i32> = st.val.iter().map(|v| v.unwrap_or(0)).collect();
+        let mean: f64 = (0..n).map(|j| st.f[j] * st.lo[j]).sum();
+        expected_value(&vals, mean)
     }
 }
 
@@ -473,6 +478,8 @@ mod tests {
 
     use super::*;
     use crate::core::{MoveList, Variant};
+    use crate::search::eval::Evaluator;
+    use crate::search::params::SearchParams;
     use crate::search::shared::Shared;
     use crate::search::tt::Tt;
 
@@ -510,16 +517,21 @@ mod tests {
 
     /// The value of the flip `mv` off the PV, with a window inside the evaluation's range.
     fn flip_value(pos: &Position, mv: Move, depth: i32, probe: bool) -> i32 {
-        let mut shared = Shared::new(
+        let params = SearchParams {
+            probe,
+            ..SearchParams::for_variant(pos.variant())
+        };
+        let shared = Shared::new(
             Arc::new(Tt::new(2)),
             Arc::new(AtomicBool::new(false)),
             Arc::new(AtomicBool::new(false)),
+            params,
+            Arc::new(Evaluator::new(None)),
         );
-        shared.experiment.probe = probe;
         let mut s = Searcher::new(&shared, false);
         s.root_side = Some(pos.side_to_move());
         let w = EVAL_LIMIT - 1;
-        s.chance(pos, mv, depth, -w, w, 0, false, None)
+        s.chance(pos, mv, Node::root(depth, -w, w, false))
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

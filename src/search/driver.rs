@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use crate::belief;
 use crate::core::{Move, MoveList, Position};
 
-use super::alphabeta::{is_mate_score, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::chance::{expected_value, score_of, to_unit, LOGISTIC_SCALE};
 use super::shared::Shared;
 use super::time::{self, Budget};
 use super::types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
@@ -32,7 +33,6 @@ pub struct Outcome {
     pub ponder: Option<Move>,
     pub score: i32,
     pub depth: u32,
-    pub nodes: u64,
 }
 
 /// Score as reported: mate in moves (not plies) from the side to move.
@@ -46,7 +46,11 @@ pub fn report_score(s: i32) -> Score {
     }
 }
 
-/// Win/draw/loss per mille from a score (a simple logistic model).
+/// The WDL model's draw band: a win is as likely as a score this much lower would make a
+/// decisive result in the logistic (and a loss likewise).
+const WDL_DRAW_MARGIN: f64 = 150.0;
+
+/// Win/draw/loss per mille from a score (a simple logistic model on the chance nodes' scale).
 pub fn wdl(s: i32) -> (u32, u32, u32) {
     if s > MATE_BOUND {
         return (1000, 0, 0);
@@ -54,9 +58,9 @@ pub fn wdl(s: i32) -> (u32, u32, u32) {
     if s < -MATE_BOUND {
         return (0, 0, 1000);
     }
-    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 361.0));
-    let w = (f(s as f64 - 150.0) * 1000.0).round() as u32;
-    let l = (f(-(s as f64) - 150.0) * 1000.0).round() as u32;
+    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / LOGISTIC_SCALE));
+    let w = (f(s as f64 - WDL_DRAW_MARGIN) * 1000.0).round() as u32;
+    let l = (f(-(s as f64) - WDL_DRAW_MARGIN) * 1000.0).round() as u32;
     let w = w.min(1000);
     let l = l.min(1000 - w);
     (w, 1000 - w - l, l)
@@ -121,7 +125,7 @@ pub fn run(
     let budget = time::budget(
         limits,
         pos.side_to_move(),
-        pos.variant(),
+        &shared.params,
         options.move_overhead_ms,
     );
     if let Some(b) = budget {
@@ -129,10 +133,19 @@ pub fn run(
     }
     let deal = options.mode == SearchMode::Pimc;
     let sample = options.mode != SearchMode::Expectimax && belief::worth_sampling(&pos, deal);
+    let job = Job {
+        root,
+        moves: &moves,
+        limits,
+        options,
+        shared,
+        budget,
+        report,
+    };
     let outcome = if sample {
-        monte_carlo(root, &moves, limits, options, shared, budget, deal, report)
+        monte_carlo(job, deal)
     } else {
-        lazy_smp(root, &pos, &moves, limits, options, shared, budget, report)
+        lazy_smp(job)
     };
     wait_until_released(limits, shared);
     outcome
@@ -171,29 +184,43 @@ fn make_info(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn lazy_smp(
-    root: &Root,
-    pos: &Position,
-    moves: &[Move],
-    limits: &Limits,
-    options: &Options,
-    shared: &Shared,
+/// What the threads of one search share: the root, its moves, the limits and settings, the
+/// time budget, and where the main thread's reports go.
+#[derive(Clone, Copy)]
+struct Job<'j> {
+    root: &'j Root,
+    moves: &'j [Move],
+    limits: &'j Limits,
+    options: &'j Options,
+    shared: &'j Shared,
     budget: Option<Budget>,
-    report: &(dyn Fn(Report) + Sync),
-) -> Outcome {
-    let threads = options.threads.max(1);
+    report: &'j (dyn Fn(Report) + Sync),
+}
+
+impl Job<'_> {
+    /// The deepest iteration allowed.
+    fn max_depth(&self) -> u32 {
+        self.limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 10)
+            .clamp(1, MAX_PLY as u32 - 10)
+    }
+}
+
+fn lazy_smp(job: Job) -> Outcome {
+    let threads = job.options.threads.max(1);
+    let shared = job.shared;
     std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         for id in 1..threads {
             helpers.push(scope.spawn(move || {
                 let mut s = Searcher::new(shared, false);
-                iterate(&mut s, root, pos, moves, limits, options, None, id, &|_| {});
+                iterate(&mut s, job, id);
                 s.flush_nodes();
             }));
         }
         let mut s = Searcher::new(shared, true);
-        let out = iterate(&mut s, root, pos, moves, limits, options, budget, 0, report);
+        let out = iterate(&mut s, job, 0);
         s.flush_nodes();
         if threads > 1 {
             // The main thread decides; helpers end with it.
@@ -202,31 +229,12 @@ fn lazy_smp(
         for h in helpers {
             let _ = h.join();
         }
-        Outcome {
-            nodes: shared.total_nodes(),
-            ..out
-        }
+        out
     })
 }
 
-/// Iterative deepening on one thread. Thread `id` 0 reports and keeps time.
-#[allow(clippy::too_many_arguments)]
-fn iterate(
-    s: &mut Searcher,
-    root: &Root,
-    pos: &Position,
-    moves: &[Move],
-    limits: &Limits,
-    options: &Options,
-    budget: Option<Budget>,
-    id: usize,
-    report: &(dyn Fn(Report) + Sync),
-) -> Outcome {
-    let main = id == 0;
-    let shared = s.shared;
-    s.path = root.history.clone();
-    s.path.push(pos.hash());
-    s.root_side = Some(pos.side_to_move());
+/// The root moves before the first iteration: captures first; later iterations sort by score.
+fn initial_root_moves(pos: &Position, moves: &[Move]) -> Vec<RootMove> {
     let mut rms: Vec<RootMove> = moves
         .iter()
         .map(|&mv| RootMove {
@@ -236,7 +244,6 @@ fn iterate(
             pv: vec![mv],
         })
         .collect();
-    // Captures first at depth 1; later iterations sort by score.
     rms.sort_by_key(|r| {
         if pos.occupant(r.mv.to()).is_some() {
             0
@@ -244,53 +251,117 @@ fn iterate(
             1
         }
     });
-    let multipv = options.multipv.clamp(1, rms.len());
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 10)
-        .clamp(1, MAX_PLY as u32 - 10);
+    rms
+}
+
+/// Aspiration windows are used from this depth.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Past this half-width the aspiration window gives way to the full window.
+const ASPIRATION_LIMIT: i32 = 1000;
+
+/// One MultiPV line of one iteration: the root moves from `line` on, in an aspiration window
+/// around the line's last score that widens on each failure.
+fn search_line(s: &mut Searcher, pos: &Position, rms: &mut [RootMove], line: usize, depth: u32) {
+    let prev = rms[line].prev_score;
+    let mut delta = s.shared.params.aspiration_window;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev > -INF && !is_mate_score(prev)
+    {
+        ((prev - delta).max(-INF), (prev + delta).min(INF))
+    } else {
+        (-INF, INF)
+    };
+    loop {
+        let v = search_root(
+            s,
+            pos,
+            rms,
+            line,
+            Node::root(depth as i32, alpha, beta, true),
+        );
+        if s.stopped {
+            return;
+        }
+        if v <= alpha && alpha > -INF {
+            beta = (alpha + beta) / 2;
+            alpha = (v - delta).max(-INF);
+        } else if v >= beta && beta < INF {
+            beta = (v + delta).min(INF);
+        } else {
+            return;
+        }
+        delta += delta;
+        if delta > ASPIRATION_LIMIT {
+            alpha = -INF;
+            beta = INF;
+        }
+    }
+}
+
+/// When the main thread stops deepening under a clock: at the soft limit (or with one legal
+/// move), and with iteration timing when the next iteration is predicted to end after the hard
+/// limit (its time is kept for later moves).
+struct IterationClock {
+    /// Iteration timing applies: only a clock banks unused time, so not under `movetime`.
+    timing: bool,
+    /// Clock at the end of the last completed iteration, and that iteration's length.
+    last_end: u64,
+    prev_len: u64,
+}
+
+/// With one legal move the search ends after this depth.
+const ONLY_MOVE_DEPTH: u32 = 4;
+
+/// Iteration timing predicts the next iteration's length from this depth on.
+const PREDICTION_DEPTH: u32 = 3;
+
+impl IterationClock {
+    /// Whether to stop after the iteration at `depth` that just completed.
+    fn stop_after(&mut self, shared: &Shared, b: Budget, depth: u32, only_move: bool) -> bool {
+        let pondering = shared.pondering.load(Ordering::Relaxed);
+        let now = shared.clock_ms();
+        if !pondering && (now >= b.soft_ms || only_move) {
+            return true;
+        }
+        if self.timing {
+            let len = now.saturating_sub(self.last_end).max(1);
+            if !pondering
+                && depth >= PREDICTION_DEPTH
+                && !time::next_iteration_fits(now, len, self.prev_len, b.hard_ms)
+            {
+                return true;
+            }
+            self.prev_len = len;
+            self.last_end = now;
+        }
+        false
+    }
+}
+
+/// Iterative deepening on one thread. Thread `id` 0 reports and keeps time.
+fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
+    let main = id == 0;
+    let (shared, pos) = (job.shared, &job.root.position);
+    s.path = job.root.history.clone();
+    s.path.push(pos.hash());
+    s.root_side = Some(pos.side_to_move());
+    let mut rms = initial_root_moves(pos, job.moves);
+    let multipv = job.options.multipv.clamp(1, rms.len());
     let mut best = Outcome {
         best: Some(rms[0].mv),
         ..Outcome::default()
     };
-    let mut last_score = 0;
-    let start_depth = 1 + (id % 2) as u32;
-    // Only a clock banks unused time: under `movetime` the whole time is thought through.
-    let timing = shared.experiment.iteration_timing(pos.variant()) && limits.movetime.is_none();
-    // Clock at the end of the last completed iteration, and that iteration's length.
-    let (mut last_end, mut prev_len) = (0u64, 0u64);
-    for depth in start_depth..=max_depth {
+    let mut clock = IterationClock {
+        timing: shared.params.iteration_timing && job.limits.movetime.is_none(),
+        last_end: 0,
+        prev_len: 0,
+    };
+    for depth in 1 + (id % 2) as u32..=job.max_depth() {
         for r in rms.iter_mut() {
             r.prev_score = r.score;
             r.score = -INF;
         }
         for line in 0..multipv {
-            let prev = rms[line].prev_score;
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && prev > -INF && !is_mate_score(prev) {
-                ((prev - delta).max(-INF), (prev + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            loop {
-                let v = search_root(s, pos, &mut rms, line, depth as i32, alpha, beta);
-                if s.stopped {
-                    break;
-                }
-                if v <= alpha && alpha > -INF {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INF);
-                } else if v >= beta && beta < INF {
-                    beta = (v + delta).min(INF);
-                } else {
-                    break;
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            }
+            search_line(s, pos, &mut rms, line, depth);
             if s.stopped {
                 break;
             }
@@ -298,19 +369,21 @@ fn iterate(
             if main {
                 s.flush_nodes();
                 let r = &rms[line];
-                report(Report::Info(make_info(
+                let pv = r.pv.clone();
+                let info = make_info(
                     shared,
                     depth,
                     s.seldepth,
                     line + 1,
                     r.score,
                     Bound::Exact,
-                    r.pv.clone(),
-                )));
+                    pv,
+                );
+                (job.report)(Report::Info(info));
             }
         }
         if s.stopped {
-            if timing && main && multipv == 1 && best.depth > 0 {
+            if clock.timing && main && multipv == 1 && best.depth > 0 {
                 // The iteration was cut short: a move that beat the first one searched (the last
                 // best) in it is played; its score is at least that of the last best's.
                 if let Some(r) = better_in_cut_iteration(&rms) {
@@ -327,33 +400,14 @@ fn iterate(
             ponder: ponder_move(pos, top),
             score: top.score,
             depth,
-            nodes: shared.total_nodes(),
         };
         if !main {
             continue;
         }
-        let change = top.score - last_score;
-        last_score = top.score;
-        if let Some(b) = budget {
-            let pondering = shared.pondering.load(Ordering::Relaxed);
-            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(top.mv), change);
-            let only_move = rms.len() == 1 && depth >= 4;
-            let now = shared.clock_ms();
-            if !pondering && (now as f64 >= soft || only_move) {
+        let only_move = rms.len() == 1 && depth >= ONLY_MOVE_DEPTH;
+        if let Some(b) = job.budget {
+            if clock.stop_after(shared, b, depth, only_move) {
                 break;
-            }
-            if timing {
-                // An iteration predicted to end after the hard limit is not started: its time
-                // is kept for later moves.
-                let len = now.saturating_sub(last_end).max(1);
-                if !pondering
-                    && depth >= 3
-                    && !time::next_iteration_fits(now, len, prev_len, b.hard_ms)
-                {
-                    break;
-                }
-                prev_len = len;
-                last_end = now;
             }
         }
         if is_mate_score(top.score) && depth as i32 >= 2 * (MATE - top.score.abs()) + 4 {
@@ -361,32 +415,30 @@ fn iterate(
         }
     }
     if main && best.depth == 0 {
-        // Stopped before the first iteration completed (tiny node or time budgets): answer with
-        // the best root move scored so far, and say so in one report.
-        let scored = rms
-            .iter()
-            .filter(|r| r.score > -INF)
-            .max_by_key(|r| r.score);
-        let score = match scored {
-            Some(r) => {
-                best.best = Some(r.mv);
-                r.score
-            }
-            None => crate::search::eval::evaluate(pos),
-        };
-        best.score = score;
-        s.flush_nodes();
-        report(Report::Info(make_info(
-            shared,
-            1,
-            s.seldepth,
-            1,
-            score,
-            Bound::Lower,
-            best.best.into_iter().collect(),
-        )));
+        answer_unfinished(s, job, &rms, &mut best);
     }
     best
+}
+
+/// Stopped before the first iteration completed (tiny node or time budgets): answer with the
+/// best root move scored so far, and say so in one report.
+fn answer_unfinished(s: &mut Searcher, job: Job, rms: &[RootMove], best: &mut Outcome) {
+    let scored = rms
+        .iter()
+        .filter(|r| r.score > -INF)
+        .max_by_key(|r| r.score);
+    let score = match scored {
+        Some(r) => {
+            best.best = Some(r.mv);
+            r.score
+        }
+        None => job.shared.evaluate(&job.root.position),
+    };
+    best.score = score;
+    s.flush_nodes();
+    let pv = best.best.into_iter().collect();
+    let info = make_info(job.shared, 1, s.seldepth, 1, score, Bound::Lower, pv);
+    (job.report)(Report::Info(info));
 }
 
 /// In an iteration cut short: the best-scored move that beat the first one searched (the best
@@ -418,20 +470,26 @@ fn search_root(
     pos: &Position,
     rms: &mut [RootMove],
     line: usize,
-    depth: i32,
-    mut alpha: i32,
-    beta: i32,
+    node: Node,
 ) -> i32 {
+    let (mut alpha, beta) = (node.alpha, node.beta);
+    let window = |alpha: i32, beta: i32, pv: bool| Node {
+        depth: node.depth - 1,
+        alpha,
+        beta,
+        ply: 0,
+        pv,
+    };
     let mut best = -INF;
     #[allow(clippy::needless_range_loop)] // the index decides the window
     for i in line..rms.len() {
         let mv = rms[i].mv;
         let v = if i == line {
-            s.child(pos, mv, depth - 1, alpha, beta, 0, true)
+            s.child(pos, mv, window(alpha, beta, true))
         } else {
-            let mut v = s.child(pos, mv, depth - 1, alpha, alpha + 1, 0, false);
+            let mut v = s.child(pos, mv, window(alpha, alpha + 1, false));
             if v > alpha && v < beta {
-                v = s.child(pos, mv, depth - 1, alpha, beta, 0, true);
+                v = s.child(pos, mv, window(alpha, beta, true));
             }
             v
         };
@@ -461,17 +519,16 @@ fn search_root(
 
 /// Monte-Carlo over sampled worlds: every root move gets an exact score in every world, and
 /// moves are ranked by their mean expected score.
-#[allow(clippy::too_many_arguments)]
-fn monte_carlo(
-    root: &Root,
-    moves: &[Move],
-    limits: &Limits,
-    options: &Options,
-    shared: &Shared,
-    budget: Option<Budget>,
-    deal: bool,
-    report: &(dyn Fn(Report) + Sync),
-) -> Outcome {
+fn monte_carlo(job: Job, deal: bool) -> Outcome {
+    let Job {
+        root,
+        moves,
+        options,
+        shared,
+        budget,
+        report,
+        ..
+    } = job;
     let pos = root.position;
     let mut rng = rand::rngs::StdRng::seed_from_u64(options.seed ^ pos.hash());
     let worlds: Vec<Position> = (0..options.samples.max(1))
@@ -480,17 +537,11 @@ fn monte_carlo(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build();
-    let agg = shared.aggregation;
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 10)
-        .clamp(1, MAX_PLY as u32 - 10);
     let mut best = Outcome {
         best: Some(moves[0]),
         ..Outcome::default()
     };
-    let mut last_score = 0;
-    for depth in 1..=max_depth {
+    for depth in 1..=job.max_depth() {
         let search_world = |w: &Position| -> Option<Vec<i32>> {
             let mut s = Searcher::new(shared, true);
             s.path = root.history.clone();
@@ -498,7 +549,7 @@ fn monte_carlo(
             s.root_side = Some(w.side_to_move());
             let mut scores = Vec::with_capacity(moves.len());
             for &mv in moves {
-                let v = s.child(w, mv, depth as i32 - 1, -INF, INF, 0, true);
+                let v = s.child(w, mv, Node::root(depth as i32 - 1, -INF, INF, true));
                 if s.stopped {
                     s.flush_nodes();
                     return None;
@@ -519,28 +570,21 @@ fn monte_carlo(
         let mut ranked: Vec<(f64, usize)> = (0..moves.len())
             .map(|i| {
                 let mean =
-                    results.iter().map(|r| agg.to_unit(r[i])).sum::<f64>() / results.len() as f64;
+                    results.iter().map(|r| to_unit(r[i])).sum::<f64>() / results.len() as f64;
                 (mean, i)
             })
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let (mean, i) = ranked[0];
-        let all_mates: Option<i32> = {
-            let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
-            if vals.iter().all(|&v| v > MATE_BOUND) || vals.iter().all(|&v| v < -MATE_BOUND) {
-                vals.iter().copied().min()
-            } else {
-                None
-            }
-        };
-        let score = all_mates.unwrap_or_else(|| agg.score_of(mean));
+        let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
+        let score = expected_value(&vals, mean);
         for (line, &(m, j)) in ranked.iter().enumerate().take(options.multipv.max(1)) {
             report(Report::Info(make_info(
                 shared,
                 depth,
                 depth as usize,
                 line + 1,
-                if line == 0 { score } else { agg.score_of(m) },
+                if line == 0 { score } else { score_of(m) },
                 Bound::Exact,
                 vec![moves[j]],
             )));
@@ -550,16 +594,13 @@ fn monte_carlo(
             ponder: None,
             score,
             depth,
-            nodes: shared.total_nodes(),
         };
         if let Some(b) = budget {
             let pondering = shared.pondering.load(Ordering::Relaxed);
-            let soft = b.soft_ms as f64 * time::stretch(pos.is_flip(moves[i]), score - last_score);
-            if !pondering && shared.clock_ms() as f64 * 2.0 >= soft {
+            if !pondering && shared.clock_ms() * 2 >= b.soft_ms {
                 break;
             }
         }
-        last_score = score;
         if shared.should_stop(true) {
             break;
         }
@@ -571,7 +612,7 @@ fn monte_carlo(
             1,
             0,
             1,
-            crate::search::eval::evaluate(&pos),
+            shared.evaluate(&pos),
             Bound::Lower,
             best.best.into_iter().collect(),
         )));

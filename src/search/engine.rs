@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use crossbeam_channel::Sender;
 
 use super::driver;
+use super::eval::Evaluator;
 use super::shared::Shared;
 use super::tt::Tt;
 use super::types::{Limits, Options, Report, Root};
@@ -19,6 +20,8 @@ use super::types::{Limits, Options, Report, Root};
 pub struct Engine {
     options: Options,
     tt: Arc<Tt>,
+    /// The evaluation with the weights of `options`.
+    eval: Arc<Evaluator>,
     /// The running (or last) search's shared state, for `stop` and `ponderhit`.
     current: Option<Arc<Shared>>,
     searching: Arc<AtomicBool>,
@@ -28,9 +31,11 @@ pub struct Engine {
 impl Engine {
     pub fn new(options: Options) -> Engine {
         let tt = Arc::new(Tt::new(options.hash_mb));
+        let eval = Arc::new(Evaluator::new(options.weights.as_deref()));
         Engine {
             options,
             tt,
+            eval,
             current: None,
             searching: Arc::new(AtomicBool::new(false)),
             handle: None,
@@ -60,6 +65,9 @@ impl Engine {
                     return Err(e);
                 }
             }
+        }
+        if options.weights != self.options.weights {
+            self.eval = Arc::new(Evaluator::new(options.weights.as_deref()));
         }
         self.options = options;
         Ok(())
@@ -92,6 +100,8 @@ impl Engine {
             self.tt.clone(),
             Arc::new(AtomicBool::new(false)),
             Arc::new(AtomicBool::new(limits.ponder)),
+            *self.options.params(root.position.variant()),
+            self.eval.clone(),
         );
         shared.node_limit = limits.nodes;
         shared.learn_captures = self.options.learn_captures;
@@ -198,6 +208,53 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use crate::core::{Position, Variant};
+
+    /// Nodes and score of the last report of a depth-2 search from the Jieqi start.
+    fn last_info(engine: &mut Engine) -> (u64, crate::search::Score) {
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let root = Root::new(Position::startpos(Variant::Jieqi));
+        let reports = engine.search_blocking(root, limits);
+        let info = reports
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Report::Info(i) => Some(i.clone()),
+                _ => None,
+            })
+            .expect("a report");
+        (info.nodes, info.score)
+    }
+
+    #[test]
+    fn engines_in_one_process_keep_their_own_parameters_and_weights() {
+        let plain = Options {
+            hash_mb: 2,
+            ..Options::default()
+        };
+        let mut no_probe = plain.clone();
+        let probe = crate::search::params::find("probe").unwrap();
+        no_probe.params.set(probe, 0).unwrap();
+        let mut tempo = plain.clone();
+        let weights = crate::search::eval::parse_weights("tempo 500").unwrap();
+        tempo.weights = Some(Arc::new(weights));
+        let mut a = Engine::new(plain.clone());
+        let mut b = Engine::new(no_probe);
+        let mut c = Engine::new(tempo);
+        let first = last_info(&mut a);
+        let other = last_info(&mut b);
+        let weighted = last_info(&mut c);
+        a.clear_hash().unwrap();
+        assert_eq!(last_info(&mut a), first);
+        assert_ne!(other.0, first.0, "probing off searched the same tree");
+        assert_ne!(weighted.1, first.1, "other weights gave the same score");
+        // Setting the options of a running engine changes its search the same way.
+        a.set_options(c.options().clone()).unwrap();
+        a.clear_hash().unwrap();
+        assert_eq!(last_info(&mut a), weighted);
+    }
 
     #[test]
     fn resizing_the_table_frees_the_old_one_first() {

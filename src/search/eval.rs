@@ -8,243 +8,193 @@
 //! Every term is computed for Red and for Black with mirrored squares, so the evaluation is
 //! symmetric by construction.
 
-use once_cell::sync::{Lazy, OnceCell};
+use once_cell::sync::Lazy;
 
 use crate::core::attacks;
 use crate::core::{Bitboard, Color, Occupant, Piece, Position, Role, Square, Variant};
 
-/// The evaluation's weights, in centipawns. Before the no-capture scaling and the clamp the
-/// evaluation is a sum of weight times feature ([`features`]), which is what the tuner fits
-/// (`jieqi tune`, `docs/strength.md`). Names are stable: weight files use them.
-pub mod w {
-    /// Revealed pieces, Jieqi and Maniac: advisor, elephant, horse, chariot, cannon, pawn.
-    pub const VALUE_J: usize = 0;
-    /// Revealed pieces, Xiangqi (same order).
-    pub const VALUE_X: usize = 6;
-    /// Face-down pieces: the value of each identity they may turn out to be, weighted by its
-    /// share of the pool they draw from (same order).
-    pub const HIDDEN_VALUE: usize = 12;
-    /// Face-down pieces by the role of their square (they move as it before the flip).
-    pub const HIDDEN_ROLE: usize = 18;
-    /// Mobility per reachable point: horse, chariot, cannon.
-    pub const MOBILITY: usize = 24;
-    pub const PAWN_CROSSED_J: usize = 27;
-    pub const PAWN_CROSSED_X: usize = 28;
-    /// Per rank a crossed pawn is past the river (ranks 5 to 8 of its advance).
-    pub const PAWN_NEAR: usize = 29;
-    /// A pawn on the last rank.
-    pub const PAWN_LAST: usize = 30;
-    /// Per file a crossed pawn is away from the centre.
-    pub const PAWN_OFF_CENTRE: usize = 31;
-    /// Per rank an uncrossed pawn has advanced.
-    pub const PAWN_ADVANCE: usize = 32;
-    pub const HORSE_BASE: usize = 33;
-    pub const HORSE_OFF_CENTRE: usize = 34;
-    /// Per rank advanced, ranks 3 to 7.
-    pub const HORSE_ADVANCE_MID: usize = 35;
-    /// Per rank advanced, other ranks.
-    pub const HORSE_ADVANCE: usize = 36;
-    pub const ROOK_CROSSED: usize = 37;
-    pub const ROOK_ADVANCE: usize = 38;
-    pub const ROOK_CENTRE: usize = 39;
-    pub const CANNON_CENTRE: usize = 40;
-    pub const CANNON_SIDE: usize = 41;
-    pub const CANNON_OFF_CENTRE: usize = 42;
-    pub const CANNON_HOME: usize = 43;
-    pub const KING_ADVANCE: usize = 44;
-    pub const KING_OFF_CENTRE: usize = 45;
-    /// Xiangqi guards (advisors and elephants keep to their palace and half).
-    pub const GUARD_X: usize = 46;
-    pub const GUARD_X_OFF_CENTRE: usize = 47;
-    /// Roaming advisors (Jieqi, Maniac) near the own palace.
-    pub const ADVISOR_HOME: usize = 48;
-    /// Roaming elephants (Jieqi, Maniac) near the own palace.
-    pub const ELEPHANT_HOME: usize = 49;
-    pub const TEMPO: usize = 50;
-    /// King safety, as penalties: an enemy chariot on the king's line with at most one piece
-    /// between, with more; an enemy cannon with exactly one screen, with none or two, with more;
-    /// an enemy horse or pawn reaching the palace.
-    pub const KS_ROOK_OPEN: usize = 51;
-    pub const KS_ROOK_FAR: usize = 52;
-    pub const KS_CANNON_SCREEN: usize = 53;
-    pub const KS_CANNON_NEAR: usize = 54;
-    pub const KS_CANNON_FAR: usize = 55;
-    pub const KS_NEAR: usize = 56;
-    pub const COUNT: usize = 57;
+/// The evaluation's weights, in centipawns, by name in index order: the one list of them.
+/// Before the no-capture scaling and the clamp the evaluation is a sum of weight times feature
+/// ([`features`]), which is what the tuner fits (`jieqi tune`, `docs/strength.md`). Names are
+/// stable: weight files use them. Per-role groups list advisor, elephant, horse, chariot,
+/// cannon, pawn; the index constants of [`w`] are looked up here.
+pub const WEIGHT_NAMES: &[&str] = &[
+    "value_j_advisor",
+    "value_j_elephant",
+    "value_j_horse",
+    "value_j_chariot",
+    "value_j_cannon",
+    "value_j_pawn",
+    "value_x_advisor",
+    "value_x_elephant",
+    "value_x_horse",
+    "value_x_chariot",
+    "value_x_cannon",
+    "value_x_pawn",
+    "hidden_value_advisor",
+    "hidden_value_elephant",
+    "hidden_value_horse",
+    "hidden_value_chariot",
+    "hidden_value_cannon",
+    "hidden_value_pawn",
+    "hidden_role_advisor",
+    "hidden_role_elephant",
+    "hidden_role_horse",
+    "hidden_role_chariot",
+    "hidden_role_cannon",
+    "hidden_role_pawn",
+    "mobility_horse",
+    "mobility_chariot",
+    "mobility_cannon",
+    "pawn_crossed_j",
+    "pawn_crossed_x",
+    "pawn_near",
+    "pawn_last",
+    "pawn_off_centre",
+    "pawn_advance",
+    "horse_base",
+    "horse_off_centre",
+    "horse_advance_mid",
+    "horse_advance",
+    "rook_crossed",
+    "rook_advance",
+    "rook_centre",
+    "cannon_centre",
+    "cannon_side",
+    "cannon_off_centre",
+    "cannon_home",
+    "king_advance",
+    "king_off_centre",
+    "guard_x",
+    "guard_x_off_centre",
+    "advisor_home",
+    "elephant_home",
+    "tempo",
+    "ks_rook_open",
+    "ks_rook_far",
+    "ks_cannon_screen",
+    "ks_cannon_near",
+    "ks_cannon_far",
+    "ks_near",
+];
+
+/// Whether two names are equal (for the index constants, computed at compile time).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
-/// One value per weight of [`w`].
+/// The index of a weight in [`WEIGHT_NAMES`] (a compile error if there is none).
+const fn index_of(name: &str) -> usize {
+    let mut i = 0;
+    while i < WEIGHT_NAMES.len() {
+        if same(WEIGHT_NAMES[i], name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("no weight of that name")
+}
+
+/// Indices of the weights and weight groups in [`WEIGHT_NAMES`].
+pub mod w {
+    use super::index_of;
+
+    /// Revealed pieces, Jieqi and Maniac (six roles).
+    pub const VALUE_J: usize = index_of("value_j_advisor");
+    /// Revealed pieces, Xiangqi (six roles).
+    pub const VALUE_X: usize = index_of("value_x_advisor");
+    /// Face-down pieces: the value of each identity they may turn out to be, weighted by its
+    /// share of the pool they draw from (six roles).
+    pub const HIDDEN_VALUE: usize = index_of("hidden_value_advisor");
+    /// Face-down pieces by the role of their square (they move as it before the flip).
+    pub const HIDDEN_ROLE: usize = index_of("hidden_role_advisor");
+    /// Mobility per reachable point: horse, chariot, cannon.
+    pub const MOBILITY: usize = index_of("mobility_horse");
+    pub const PAWN_CROSSED_J: usize = index_of("pawn_crossed_j");
+    pub const PAWN_CROSSED_X: usize = index_of("pawn_crossed_x");
+    /// Per rank a crossed pawn is past the river (ranks 5 to 8 of its advance).
+    pub const PAWN_NEAR: usize = index_of("pawn_near");
+    /// A pawn on the last rank.
+    pub const PAWN_LAST: usize = index_of("pawn_last");
+    /// Per file a crossed pawn is away from the centre.
+    pub const PAWN_OFF_CENTRE: usize = index_of("pawn_off_centre");
+    /// Per rank an uncrossed pawn has advanced.
+    pub const PAWN_ADVANCE: usize = index_of("pawn_advance");
+    pub const HORSE_BASE: usize = index_of("horse_base");
+    pub const HORSE_OFF_CENTRE: usize = index_of("horse_off_centre");
+    /// Per rank advanced, ranks 3 to 7.
+    pub const HORSE_ADVANCE_MID: usize = index_of("horse_advance_mid");
+    /// Per rank advanced, other ranks.
+    pub const HORSE_ADVANCE: usize = index_of("horse_advance");
+    pub const ROOK_CROSSED: usize = index_of("rook_crossed");
+    pub const ROOK_ADVANCE: usize = index_of("rook_advance");
+    pub const ROOK_CENTRE: usize = index_of("rook_centre");
+    pub const CANNON_CENTRE: usize = index_of("cannon_centre");
+    pub const CANNON_SIDE: usize = index_of("cannon_side");
+    pub const CANNON_OFF_CENTRE: usize = index_of("cannon_off_centre");
+    pub const CANNON_HOME: usize = index_of("cannon_home");
+    pub const KING_ADVANCE: usize = index_of("king_advance");
+    pub const KING_OFF_CENTRE: usize = index_of("king_off_centre");
+    /// Xiangqi guards (advisors and elephants keep to their palace and half).
+    pub const GUARD_X: usize = index_of("guard_x");
+    pub const GUARD_X_OFF_CENTRE: usize = index_of("guard_x_off_centre");
+    /// Roaming advisors (Jieqi, Maniac) near the own palace.
+    pub const ADVISOR_HOME: usize = index_of("advisor_home");
+    /// Roaming elephants (Jieqi, Maniac) near the own palace.
+    pub const ELEPHANT_HOME: usize = index_of("elephant_home");
+    pub const TEMPO: usize = index_of("tempo");
+    /// King safety, as penalties (six in a row): an enemy chariot on the king's line with at
+    /// most one piece between, with more; an enemy cannon with exactly one screen, with none or
+    /// two, with more; an enemy horse or pawn reaching the palace.
+    pub const KS_ROOK_OPEN: usize = index_of("ks_rook_open");
+    pub const COUNT: usize = super::WEIGHT_NAMES.len();
+}
+
+/// One value per weight of [`WEIGHT_NAMES`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights(pub [i32; w::COUNT]);
 
-/// The weight names, in index order (six names for each per-role group).
-pub fn weight_names() -> Vec<String> {
-    let roles = ["advisor", "elephant", "horse", "chariot", "cannon", "pawn"];
-    let mut names = Vec::with_capacity(w::COUNT);
-    for group in ["value_j", "value_x", "hidden_value", "hidden_role"] {
-        names.extend(roles.iter().map(|r| format!("{group}_{r}")));
-    }
-    names.extend(
-        [
-            "mobility_horse",
-            "mobility_chariot",
-            "mobility_cannon",
-            "pawn_crossed_j",
-            "pawn_crossed_x",
-            "pawn_near",
-            "pawn_last",
-            "pawn_off_centre",
-            "pawn_advance",
-            "horse_base",
-            "horse_off_centre",
-            "horse_advance_mid",
-            "horse_advance",
-            "rook_crossed",
-            "rook_advance",
-            "rook_centre",
-            "cannon_centre",
-            "cannon_side",
-            "cannon_off_centre",
-            "cannon_home",
-            "king_advance",
-            "king_off_centre",
-            "guard_x",
-            "guard_x_off_centre",
-            "advisor_home",
-            "elephant_home",
-            "tempo",
-            "ks_rook_open",
-            "ks_rook_far",
-            "ks_cannon_screen",
-            "ks_cannon_near",
-            "ks_cannon_far",
-            "ks_near",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
-    debug_assert_eq!(names.len(), w::COUNT);
-    names
+/// The weight names, in index order.
+pub fn weight_names() -> &'static [&'static str] {
+    WEIGHT_NAMES
 }
 
-/// The hand-set weights: the built-in weights of Maniac and Xiangqi, and the starting point of
-/// the fits that gave the Jieqi weights.
-pub const DEFAULT_WEIGHTS: Weights = Weights([
-    // value_j: A B N R C P
-    243, 218, 616, 1080, 769, 149, //
-    // value_x
-    200, 200, 420, 950, 470, 90, //
-    // hidden_value
-    243, 218, 616, 1080, 769, 149, //
-    // hidden_role
-    0, 0, 10, 40, 25, 5, //
-    // mobility N R C
-    8, 5, 3, //
-    // pawn: crossed_j crossed_x near last off_centre advance
-    60, 70, 8, 12, -6, 3, //
-    // horse: base off_centre advance_mid advance
-    12, -5, 4, 1, //
-    // rook: crossed advance centre
-    20, 2, 6, //
-    // cannon: centre side off_centre home
-    18, 6, -1, 4, //
-    // king: advance off_centre
-    -12, -4, //
-    // guards: x, x off centre, advisor home, elephant home
-    6, -2, 8, 8, //
-    // tempo
-    12, //
-    // king safety penalties (negative: they count against the king's side)
-    -30, -8, -40, -25, -5, -15,
-]);
+/// The hand-set weights: the built-in weights of Maniac and Xiangqi, and the values of the
+/// names a weight file leaves out (`docs/weights/handset.txt`).
+pub static HANDSET_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
+    read_weights(None, include_str!("../../docs/weights/handset.txt"))
+        .expect("the hand-set weights name every weight")
+});
 
-/// The built-in weights of Jieqi: [`DEFAULT_WEIGHTS`] fitted by `jieqi tune` to self-play and
-/// match games in two rounds (docs/strength.md, "Evaluation tuning"); filled in by name below.
-pub static JIEQI_WEIGHTS: Lazy<Weights> =
-    Lazy::new(|| parse_weights(JIEQI_TUNED).expect("the built-in Jieqi weights read"));
+/// The built-in weights of Jieqi: the hand-set ones fitted by `jieqi tune` to self-play and
+/// match games in two rounds (`docs/weights/jieqi-built-in.txt`; docs/strength.md,
+/// "Evaluation tuning").
+pub static JIEQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
+    read_weights(None, include_str!("../../docs/weights/jieqi-built-in.txt"))
+        .expect("the built-in Jieqi weights name every weight")
+});
 
-/// The second fit (docs/weights/jieqi-tuned-2.txt): `jieqi tune` from the first fit
-/// (docs/weights/jieqi-tuned-1.txt) on 1,138 games (766 self-play games at 30,000 against
-/// 40,000 nodes per move and 372 match games at 2+0.02 and 10+0.1), `--iterations 400
-/// --l2 3e-8` (61,352 positions, K 0.1856, error 0.105602 -> 0.097270), as it wrote them,
-/// except the two roaming-guard terms, set to 0 after matches (docs/strength.md, tests 21 and
-/// 23); the file is docs/weights/jieqi-built-in.txt.
-const JIEQI_TUNED: &str = "\
-value_j_advisor 299
-value_j_elephant 246
-value_j_horse 624
-value_j_chariot 1193
-value_j_cannon 766
-value_j_pawn 143
-value_x_advisor 200
-value_x_elephant 200
-value_x_horse 420
-value_x_chariot 950
-value_x_cannon 470
-value_x_pawn 90
-hidden_value_advisor 238
-hidden_value_elephant 180
-hidden_value_horse 532
-hidden_value_chariot 1084
-hidden_value_cannon 661
-hidden_value_pawn 134
-hidden_role_advisor 14
-hidden_role_elephant -10
-hidden_role_horse -45
-hidden_role_chariot -60
-hidden_role_cannon 32
-hidden_role_pawn -97
-mobility_horse 30
-mobility_chariot 47
-mobility_cannon 6
-pawn_crossed_j 82
-pawn_crossed_x 70
-pawn_near 69
-pawn_last 13
-pawn_off_centre -31
-pawn_advance 18
-horse_base 20
-horse_off_centre -29
-horse_advance_mid 22
-horse_advance 13
-rook_crossed 96
-rook_advance 36
-rook_centre 92
-cannon_centre 24
-cannon_side -3
-cannon_off_centre -37
-cannon_home 10
-king_advance -58
-king_off_centre -14
-guard_x 6
-guard_x_off_centre -2
-advisor_home 0
-elephant_home 0
-tempo 12
-ks_rook_open -48
-ks_rook_far -23
-ks_cannon_screen -40
-ks_cannon_near -31
-ks_cannon_far -2
-ks_near -29
-";
-
-static INSTALLED: OnceCell<Weights> = OnceCell::new();
-
-/// Replaces the built-in weights for this process (a tuning experiment). Only before the first
-/// evaluation, and only once; later calls return `false` and change nothing.
-pub fn install_weights(weights: Weights) -> bool {
-    if Lazy::get(&SQUARE_TABLE).is_some() {
-        return false;
-    }
-    INSTALLED.set(weights).is_ok()
-}
-
-/// Reads a weight file: `name value` per line (names of [`weight_names`]), `#` comments;
-/// missing names keep the built-in value.
+/// Reads a weight file: `name value` per line (names of [`WEIGHT_NAMES`]), `#` comments;
+/// missing names keep their hand-set value.
 pub fn parse_weights(text: &str) -> Result<Weights, String> {
-    let names = weight_names();
-    let mut out = DEFAULT_WEIGHTS.clone();
+    read_weights(Some(&HANDSET_WEIGHTS), text)
+}
+
+/// Reads a weight file over `base`, or (`None`) one that must name every weight.
+fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, String> {
+    let mut out = base.cloned().unwrap_or(Weights([0; w::COUNT]));
+    let mut named = [false; w::COUNT];
     for (i, line) in text.lines().enumerate() {
         let t = line.split('#').next().unwrap_or("").trim();
         if t.is_empty() {
@@ -254,33 +204,38 @@ pub fn parse_weights(text: &str) -> Result<Weights, String> {
         let (Some(name), Some(value), None) = (it.next(), it.next(), it.next()) else {
             return Err(format!("line {}: expected 'name value'", i + 1));
         };
-        let idx = names
+        let idx = WEIGHT_NAMES
             .iter()
-            .position(|n| n == name)
+            .position(|n| *n == name)
             .ok_or_else(|| format!("line {}: unknown weight '{name}'", i + 1))?;
         out.0[idx] = value
             .parse()
             .map_err(|_| format!("line {}: '{value}' is not a whole number", i + 1))?;
+        named[idx] = true;
+    }
+    if base.is_none() {
+        if let Some(i) = named.iter().position(|&n| !n) {
+            return Err(format!("no value for '{}'", WEIGHT_NAMES[i]));
+        }
     }
     Ok(out)
 }
 
 /// Writes weights in the file format of [`parse_weights`].
 pub fn format_weights(weights: &Weights) -> String {
-    weight_names()
+    WEIGHT_NAMES
         .iter()
         .zip(weights.0.iter())
         .map(|(n, v)| format!("{n} {v}\n"))
         .collect()
 }
 
-/// The weights in use for `variant`: installed ones (all variants), else the built-in ones.
-#[inline(always)]
-pub fn weights(variant: Variant) -> &'static Weights {
-    match INSTALLED.get() {
-        Some(w) => w,
-        None if variant == Variant::Jieqi => &JIEQI_WEIGHTS,
-        None => &DEFAULT_WEIGHTS,
+/// The built-in weights of `variant`.
+pub fn built_in_weights(variant: Variant) -> &'static Weights {
+    if variant == Variant::Jieqi {
+        &JIEQI_WEIGHTS
+    } else {
+        &HANDSET_WEIGHTS
     }
 }
 
@@ -302,9 +257,10 @@ fn role_slot(role: Role) -> usize {
     role.index().saturating_sub(1)
 }
 
-/// Value of a piece kind in this variant.
+/// Value of a revealed piece kind with these weights (the variant picks the Xiangqi values or
+/// the Jieqi and Maniac ones).
 #[inline(always)]
-pub fn piece_value(variant: Variant, role: Role) -> i32 {
+fn piece_value_in(weights: &Weights, variant: Variant, role: Role) -> i32 {
     if role == Role::King {
         return 0;
     }
@@ -312,16 +268,16 @@ pub fn piece_value(variant: Variant, role: Role) -> i32 {
         Variant::Xiangqi => w::VALUE_X,
         _ => w::VALUE_J,
     };
-    weights(variant).0[base + role_slot(role)]
+    weights.0[base + role_slot(role)]
 }
 
-/// Value of a face-down piece's identity.
+/// Value of a face-down piece's identity with these weights.
 #[inline(always)]
-fn hidden_identity_value(variant: Variant, role: Role) -> i32 {
+fn hidden_identity_value(weights: &Weights, role: Role) -> i32 {
     if role == Role::King {
         return 0;
     }
-    weights(variant).0[w::HIDDEN_VALUE + role_slot(role)]
+    weights.0[w::HIDDEN_VALUE + role_slot(role)]
 }
 
 /// Ranks advanced from the owner's side: 0 on its back rank, 9 on the far one.
@@ -422,10 +378,10 @@ fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> 
 }
 
 /// Square value of a revealed piece of `color` on `sq`.
-fn square_value(variant: Variant, p: Piece, sq: Square) -> i32 {
+fn square_value(weights: &Weights, variant: Variant, p: Piece, sq: Square) -> i32 {
     square_features(variant, p, sq)
         .iter()
-        .map(|&(i, v)| weights(variant).0[i] * v)
+        .map(|&(i, v)| weights.0[i] * v)
         .sum()
 }
 
@@ -439,7 +395,7 @@ fn sign(color: Color) -> i32 {
 
 /// Expected signed (Red-positive) value of a face-down piece drawing from the pool group of
 /// `controller`; 0 if the group is empty.
-fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
+fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color) -> i32 {
     let variant = pos.variant();
     let mut sum = 0i64;
     let mut n = 0i64;
@@ -448,7 +404,7 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
             continue;
         }
         sum +=
-            (sign(piece.color) * hidden_identity_value(variant, piece.role)) as i64 * count as i64;
+            (sign(piece.color) * hidden_identity_value(weights, piece.role)) as i64 * count as i64;
         n += count as i64;
     }
     if n == 0 {
@@ -457,22 +413,6 @@ fn hidden_expectation(pos: &Position, controller: Color) -> i32 {
     }
     (sum / n) as i32
 }
-
-/// Square values of revealed pieces, `[variant][piece index][square]`, built once from the
-/// weights in use.
-static SQUARE_TABLE: Lazy<Box<[[[i32; 90]; 14]; 3]>> = Lazy::new(|| {
-    let mut t = Box::new([[[0i32; 90]; 14]; 3]);
-    for variant in [Variant::Jieqi, Variant::Maniac, Variant::Xiangqi] {
-        let x = table_index(variant);
-        for i in 0..14 {
-            let p = Piece::from_index(i);
-            for sq in Square::all() {
-                t[x][i][sq.index()] = square_value(variant, p, sq);
-            }
-        }
-    }
-    t
-});
 
 #[inline(always)]
 fn table_index(variant: Variant) -> usize {
@@ -483,19 +423,86 @@ fn table_index(variant: Variant) -> usize {
     }
 }
 
-/// The evaluation terms.
-pub fn terms(pos: &Position) -> Terms {
+/// The evaluation with one set of weights per variant and the square values built from them.
+/// Each engine has its own (the weights are an engine option).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluator {
+    /// Weights by variant (`table_index`).
+    weights: [Weights; 3],
+    /// Square values of revealed pieces, `[variant][piece index][square]`.
+    squares: Box<[[[i32; 90]; 14]; 3]>,
+}
+
+static BUILT_IN: Lazy<Evaluator> = Lazy::new(|| Evaluator::new(None));
+
+impl Evaluator {
+    /// The evaluation with `weights` in every variant, or with the built-in weights of each.
+    pub fn new(weights: Option<&Weights>) -> Evaluator {
+        let weights = Variant::ALL.map(|v| weights.unwrap_or_else(|| built_in_weights(v)).clone());
+        let mut squares = Box::new([[[0i32; 90]; 14]; 3]);
+        for variant in Variant::ALL {
+            let x = table_index(variant);
+            for i in 0..14 {
+                let p = Piece::from_index(i);
+                for sq in Square::all() {
+                    squares[x][i][sq.index()] = square_value(&weights[x], variant, p, sq);
+                }
+            }
+        }
+        Evaluator { weights, squares }
+    }
+
+    /// The evaluation with the built-in weights.
+    pub fn built_in() -> &'static Evaluator {
+        &BUILT_IN
+    }
+
+    /// The weights of `variant`.
+    #[inline(always)]
+    pub fn weights(&self, variant: Variant) -> &Weights {
+        &self.weights[table_index(variant)]
+    }
+
+    /// Value of a revealed piece kind in `variant`.
+    #[inline(always)]
+    pub fn piece_value(&self, variant: Variant, role: Role) -> i32 {
+        piece_value_in(self.weights(variant), variant, role)
+    }
+
+    /// The evaluation from the side to move's view, within `±EVAL_LIMIT`; `draw_scaling` pulls
+    /// it toward a draw over the last 40 plies before the no-capture limit.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, draw_scaling: bool) -> i32 {
+        self.terms(pos, draw_scaling)
+            .total
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The evaluation terms (see [`Evaluator::evaluate`] for `draw_scaling`).
+    pub fn terms(&self, pos: &Position, draw_scaling: bool) -> Terms {
+        let variant = pos.variant();
+        let wt = self.weights(variant);
+        terms_with(pos, wt, &self.squares[table_index(variant)], draw_scaling)
+    }
+}
+
+/// The evaluation terms with weights `weights` and their square values `table`.
+fn terms_with(
+    pos: &Position,
+    weights: &Weights,
+    table: &[[i32; 90]; 14],
+    draw_scaling: bool,
+) -> Terms {
     let variant = pos.variant();
     let occ = pos.occupied();
     let hidden = pos.hidden();
-    let table = &SQUARE_TABLE[table_index(variant)];
-    let wt = &weights(variant).0;
+    let wt = &weights.0;
     let mut t = Terms::default();
     let mut hidden_value = [0i32; 2];
     if hidden.any() {
         hidden_value = [
-            hidden_expectation(pos, Color::Red),
-            hidden_expectation(pos, Color::Black),
+            hidden_expectation(weights, pos, Color::Red),
+            hidden_expectation(weights, pos, Color::Black),
         ];
     }
     for color in Color::ALL {
@@ -508,7 +515,7 @@ pub fn terms(pos: &Position) -> Terms {
             }
             let revealed = pieces & !hidden;
             if revealed.any() {
-                t.material += s * piece_value(variant, role) * revealed.count() as i32;
+                t.material += s * piece_value_in(weights, variant, role) * revealed.count() as i32;
                 let squares = &table[Piece::new(color, role).index()];
                 for sq in revealed {
                     t.squares += s * squares[sq.index()];
@@ -527,7 +534,7 @@ pub fn terms(pos: &Position) -> Terms {
                             identity: Some(p), ..
                         }) = pos.occupant(sq)
                         {
-                            t.hidden += sign(p.color) * hidden_identity_value(variant, p.role);
+                            t.hidden += sign(p.color) * hidden_identity_value(weights, p.role);
                         }
                     }
                 } else {
@@ -551,7 +558,7 @@ pub fn terms(pos: &Position) -> Terms {
     score += wt[w::TEMPO];
     let hm = pos.halfmove_clock() as i32;
     let limit = variant.no_capture_draw_plies() as i32;
-    if hm > limit - 40 && super::types::experiment().draw_scaling(variant) {
+    if hm > limit - 40 && draw_scaling {
         score = score * (limit - hm).max(0) / 40;
     }
     t.total = score;
@@ -707,12 +714,6 @@ pub fn features(pos: &Position) -> [f64; w::COUNT] {
 /// averaging at chance nodes keeps full precision within this range.
 pub const EVAL_LIMIT: i32 = 4000;
 
-/// The evaluation from the side to move's view, within `±EVAL_LIMIT`.
-#[inline]
-pub fn evaluate(pos: &Position) -> i32 {
-    terms(pos).total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -721,13 +722,13 @@ mod tests {
 
     /// The Red-view evaluation before the no-capture scaling and the clamp.
     fn red_view(pos: &Position) -> i32 {
-        let t = terms(pos);
+        let t = Evaluator::built_in().terms(pos, false);
         t.material
             + t.squares
             + t.hidden
             + t.mobility
             + t.king_safety
-            + sign(pos.side_to_move()) * weights(pos.variant()).0[w::TEMPO]
+            + sign(pos.side_to_move()) * built_in_weights(pos.variant()).0[w::TEMPO]
     }
 
     #[test]
@@ -739,7 +740,7 @@ mod tests {
                 let mut pos = Position::startpos(variant);
                 for _ply in 0..80 {
                     let f = features(&pos);
-                    let wt = &weights(variant).0;
+                    let wt = &built_in_weights(variant).0;
                     let sum: f64 = (0..w::COUNT).map(|i| f[i] * wt[i] as f64).sum();
                     // The evaluation rounds each controller's expected face-down value down.
                     let slack = pos.hidden().count() as f64 + 1e-6;
@@ -769,38 +770,41 @@ mod tests {
 
     #[test]
     fn weight_files_round_trip_and_refuse_bad_lines() {
-        let names = weight_names();
-        assert_eq!(names.len(), w::COUNT);
         let mut seen = std::collections::HashSet::new();
-        assert!(names.iter().all(|n| seen.insert(n.clone())), "unique names");
-        let text = format_weights(&DEFAULT_WEIGHTS);
-        assert_eq!(parse_weights(&text).unwrap(), DEFAULT_WEIGHTS);
+        assert!(WEIGHT_NAMES.iter().all(|n| seen.insert(*n)), "unique names");
+        assert_eq!((w::VALUE_X, w::TEMPO, w::COUNT), (6, 50, 57));
+        assert_eq!(WEIGHT_NAMES[w::KS_ROOK_OPEN + 5], "ks_near");
+        let text = format_weights(&JIEQI_WEIGHTS);
+        assert_eq!(parse_weights(&text).unwrap(), *JIEQI_WEIGHTS);
         let w2 = parse_weights("# tuned\ntempo 20\nvalue_j_pawn 150 # comment\n").unwrap();
         assert_eq!(w2.0[w::TEMPO], 20);
         assert_eq!(w2.0[w::VALUE_J + 5], 150);
-        assert_eq!(w2.0[w::VALUE_X], DEFAULT_WEIGHTS.0[w::VALUE_X]);
+        assert_eq!(w2.0[w::VALUE_X], HANDSET_WEIGHTS.0[w::VALUE_X]);
         assert!(parse_weights("tempo").is_err());
         assert!(parse_weights("tempo x").is_err());
         assert!(parse_weights("nosuch 3").is_err());
         assert!(parse_weights("tempo 3 4").is_err());
+        // A file read without a base must name every weight.
+        let missing = read_weights(None, "tempo 3").unwrap_err();
+        assert!(missing.contains("value_j_advisor"), "{missing}");
     }
 
     #[test]
-    fn the_weight_files_in_docs_are_the_built_in_weights() {
-        let handset = include_str!("../../docs/weights/handset.txt");
-        assert_eq!(parse_weights(handset).unwrap(), DEFAULT_WEIGHTS);
-        let built_in = include_str!("../../docs/weights/jieqi-built-in.txt");
-        assert_eq!(parse_weights(built_in).unwrap(), *JIEQI_WEIGHTS);
-        // The second fit as the tuner wrote it differs in the roaming-guard terms only.
-        let tuned = parse_weights(include_str!("../../docs/weights/jieqi-tuned-2.txt")).unwrap();
-        let differ: Vec<usize> = (0..tuned.0.len())
+    fn the_weight_files_in_docs_are_complete_and_the_fits_differ_as_documented() {
+        let read = |text: &str| read_weights(None, text).expect("a complete weight file");
+        let tuned = read(include_str!("../../docs/weights/jieqi-tuned-2.txt"));
+        // The built-in Jieqi weights are the second fit with the roaming-guard terms at 0.
+        let differ: Vec<usize> = (0..w::COUNT)
             .filter(|&i| tuned.0[i] != JIEQI_WEIGHTS.0[i])
             .collect();
         assert_eq!(differ, vec![w::ADVISOR_HOME, w::ELEPHANT_HOME]);
-        // The first fit is kept for comparison matches (`JIEQI_WEIGHTS`).
-        let first = include_str!("../../docs/weights/jieqi-tuned-1.txt");
-        assert_ne!(parse_weights(first).unwrap(), *JIEQI_WEIGHTS);
-        assert_eq!(weights(Variant::Maniac), &DEFAULT_WEIGHTS);
-        assert_eq!(weights(Variant::Xiangqi), &DEFAULT_WEIGHTS);
+        assert_eq!(JIEQI_WEIGHTS.0[w::ADVISOR_HOME], 0);
+        // The first fit is kept for comparison matches (`WeightsFile`).
+        let first = read(include_str!("../../docs/weights/jieqi-tuned-1.txt"));
+        assert_ne!(first, *JIEQI_WEIGHTS);
+        assert_ne!(*HANDSET_WEIGHTS, *JIEQI_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Maniac), &*HANDSET_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Xiangqi), &*HANDSET_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Jieqi), &*JIEQI_WEIGHTS);
     }
 }

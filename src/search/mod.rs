@@ -2,16 +2,21 @@
 //! sampled worlds, threads, time management, and the `Engine` facade that the protocol and the
 //! command line call.
 
-pub mod alphabeta;
+mod alphabeta;
 pub mod bench;
-pub mod chance;
-pub mod driver;
-pub mod engine;
+mod chance;
+mod driver;
+mod engine;
 pub mod eval;
-pub mod shared;
-pub mod time;
-pub mod tt;
-pub mod types;
+pub mod params;
+mod shared;
+mod time;
+mod tt;
+mod types;
+mod window;
 
+pub use alphabeta::{is_mate_score, INF, MATE, MATE_BOUND};
 pub use engine::Engine;
+pub use params::{SearchParams, VariantParams};
 pub use types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
+pub use window::WindowSearch;

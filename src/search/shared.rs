@@ -4,9 +4,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::chance::Aggregation;
+use super::eval::Evaluator;
+use super::params::SearchParams;
 use super::tt::Tt;
-use super::types::Experiment;
 
 pub struct Shared {
     pub tt: Arc<Tt>,
@@ -21,24 +21,29 @@ pub struct Shared {
     pub clock_base_ms: AtomicU64,
     /// While pondering, time limits do not apply.
     pub pondering: Arc<AtomicBool>,
-    pub aggregation: Aggregation,
     /// Exact search for tests: no forward pruning, reductions or transposition cutoffs, so the
     /// value does not depend on the window (bounds can be checked against a full-window search).
     pub pure: bool,
-    /// Flips on one quiescence line that are expanded as chance nodes; later flips take their
-    /// most likely identity. Zero measured fastest to a given depth at equal results.
-    pub qs_flip_limit: u32,
     /// Whether the root side's captures of face-down pieces are chance nodes (it learns the
     /// identity); otherwise such a capture leaves the pool unchanged (the same expectation for
     /// later flips, without the knowledge).
     pub learn_captures: bool,
-    /// Switches for strength experiments (all on in normal play).
-    pub experiment: Experiment,
+    /// The search parameters of the root's variant.
+    pub params: SearchParams,
+    /// The engine's evaluation.
+    pub eval: Arc<Evaluator>,
+    /// Late move reductions by depth and move number (from `params`).
+    pub lmr: Box<[[u8; 64]; 64]>,
 }
 
 impl Shared {
-    pub fn new(tt: Arc<Tt>, stop: Arc<AtomicBool>, pondering: Arc<AtomicBool>) -> Shared {
-        let experiment = super::types::experiment();
+    pub fn new(
+        tt: Arc<Tt>,
+        stop: Arc<AtomicBool>,
+        pondering: Arc<AtomicBool>,
+        params: SearchParams,
+        eval: Arc<Evaluator>,
+    ) -> Shared {
         Shared {
             tt,
             stop,
@@ -48,12 +53,18 @@ impl Shared {
             hard_ms: AtomicU64::new(u64::MAX),
             clock_base_ms: AtomicU64::new(0),
             pondering,
-            aggregation: experiment.aggregation,
             pure: false,
-            qs_flip_limit: 0,
             learn_captures: true,
-            experiment,
+            lmr: lmr_table(params.lmr_divisor_hundredths),
+            params,
+            eval,
         }
+    }
+
+    /// The static evaluation of `pos` with the engine's weights and parameters.
+    #[inline]
+    pub fn evaluate(&self, pos: &crate::core::Position) -> i32 {
+        self.eval.evaluate(pos, self.params.draw_scaling)
     }
 
     pub fn elapsed_ms(&self) -> u64 {
@@ -90,4 +101,17 @@ impl Shared {
         }
         false
     }
+}
+
+/// Reductions for late quiet moves, `[depth][move number]`: ln(depth) ln(move number) divided by
+/// `divisor_hundredths` / 100, rounded.
+fn lmr_table(divisor_hundredths: i32) -> Box<[[u8; 64]; 64]> {
+    let divisor = divisor_hundredths.max(1) as f64 / 100.0;
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, cell) in row.iter_mut().enumerate().skip(1) {
+            *cell = (0.5 + (d as f64).ln() * (m as f64).ln() / divisor) as u8;
+        }
+    }
+    t
 }

@@ -3,28 +3,41 @@
 //! From `movetime`, or from the clock (`wtime/btime/winc/binc/movestogo`), we derive a soft limit
 //! (the clock divided by the moves to go, unless `movestogo` says 30 in Jieqi and 28 elsewhere,
 //! plus three quarters of the increment; no new iteration starts after it, nor in Jieqi one
-//! predicted to end after the hard limit; with the `stretch` experiment switch, stretched when
-//! the best move is a risky flip or the score drops) and a hard limit (2.5 times the soft one in
+//! predicted to end after the hard limit) and a hard limit (2.5 times the soft one in
 //! Jieqi, 4 times elsewhere, at most two fifths of the clock; the search is stopped there).
 //! Jieqi differs because one more ply costs about ten times more there (a chance node at every
 //! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both
 //! limits leave the move overhead unspent, and the hard limit never exceeds what is on the clock.
 //! Negative clocks count as zero.
 
-use crate::core::{Color, Variant};
+use crate::core::Color;
 
+use super::params::SearchParams;
 use super::types::Limits;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Milliseconds after which no new iteration starts (before any stretching).
+    /// Milliseconds after which no new iteration starts.
     pub soft_ms: u64,
     /// Milliseconds at which the search is stopped.
     pub hard_ms: u64,
 }
 
+/// `movestogo` from the GUI is read as at most this many moves.
+const MAX_MOVES_TO_GO: u32 = 60;
+/// Growth of an iteration's length over the one before, as assumed by the prediction: at
+/// least, at most, and when there is no earlier iteration.
+const GROWTH_MIN: f64 = 2.0;
+const GROWTH_MAX: f64 = 16.0;
+const GROWTH_FIRST: f64 = 6.0;
+
 /// The budget for a search, or `None` when no time limit applies.
-pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) -> Option<Budget> {
+pub fn budget(
+    limits: &Limits,
+    side: Color,
+    params: &SearchParams,
+    overhead_ms: u64,
+) -> Option<Budget> {
     if limits.infinite {
         return None;
     }
@@ -42,8 +55,9 @@ pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) 
     let time = time?.max(0) as u64;
     let inc = inc.unwrap_or(0).max(0) as u64;
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let default_moves = super::types::experiment().moves_to_go(variant);
-    let moves_left = limits.movestogo.map_or(default_moves, |m| m.clamp(1, 60)) as u64;
+    let moves_left = limits
+        .movestogo
+        .map_or(params.moves_to_go, |m| m.clamp(1, MAX_MOVES_TO_GO)) as u64;
     if moves_left == 1 {
         // The last move before the control: this much at most.
         let t = usable.saturating_sub(usable / 20).max(1);
@@ -53,7 +67,7 @@ pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) 
         });
     }
     let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
-    let hard_tenths = super::types::experiment().hard_tenths(variant) as u64;
+    let hard_tenths = params.hard_limit_tenths as u64;
     let hard = (soft * hard_tenths / 10)
         .min(usable * 2 / 5)
         .max(soft)
@@ -70,34 +84,26 @@ pub fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) 
 pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard_ms: u64) -> bool {
     let last = last_len_ms.max(1) as f64;
     let growth = if prev_len_ms > 0 {
-        (last / prev_len_ms as f64).clamp(2.0, 16.0)
+        (last / prev_len_ms as f64).clamp(GROWTH_MIN, GROWTH_MAX)
     } else {
-        6.0
+        GROWTH_FIRST
     };
     now_ms as f64 + last * growth <= hard_ms as f64
-}
-
-/// How much of the soft limit to allow before the next iteration, given whether the best move
-/// flips a piece and how the score moved since the last iteration (centipawns, negative = drop).
-pub fn stretch(best_is_flip: bool, score_change: i32) -> f64 {
-    let mut f = 1.0;
-    if !super::types::experiment().stretch {
-        return f;
-    }
-    if best_is_flip {
-        f *= 1.3;
-    }
-    if score_change < -40 {
-        f *= 1.5;
-    } else if score_change < -15 {
-        f *= 1.2;
-    }
-    f
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Variant;
+
+    fn budget(limits: &Limits, side: Color, variant: Variant, overhead_ms: u64) -> Option<Budget> {
+        super::budget(
+            limits,
+            side,
+            &SearchParams::for_variant(variant),
+            overhead_ms,
+        )
+    }
 
     fn limits() -> Limits {
         Limits::default()

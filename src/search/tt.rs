@@ -189,6 +189,7 @@ impl Tt {
     }
 
     /// Size in bytes.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.slots.len() * SLOT_BYTES
     }

@@ -1,6 +1,11 @@
 //! The engine facade's public types: limits, options, reports.
 
-use crate::core::{Move, Position};
+use std::sync::Arc;
+
+use crate::core::{Move, Position, Variant};
+
+use super::eval::Weights;
+use super::params::{SearchParams, VariantParams};
 
 /// What the search may know about the game before the root: hashes of the earlier positions
 /// since the last capture or flip, oldest first (for repetition detection).
@@ -73,166 +78,6 @@ impl SearchMode {
     }
 }
 
-/// Switches for strength experiments: each search choice can be turned off to measure what it
-/// is worth in matches (`docs/strength.md`). Normal play uses [`Experiment::default`]; a process
-/// can install other values once, before its first search (`JIEQI_EXPERIMENT`, see
-/// `protocol.md` section 5).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Experiment {
-    /// Star1 windows at chance nodes (off: every outcome searched with a full window).
-    pub star1: bool,
-    /// Outcomes searched in order of weight times value (off: pool order).
-    pub order_outcomes: bool,
-    /// Outcomes after the heaviest searched one ply shallower off the PV.
-    pub reduce_outcomes: bool,
-    /// How chance nodes average their outcomes.
-    pub aggregation: super::chance::Aggregation,
-    /// Moves to go assumed when the clock does not say (`None`: the variant's, see
-    /// [`Experiment::moves_to_go`]).
-    pub moves_to_go: Option<u32>,
-    /// Longer thinking when the best move flips or the score drops. Off by default: it lost
-    /// 60 Elo (95% 18..104) at 1+0.01 (docs/strength.md).
-    pub stretch: bool,
-    /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
-    /// `None`: off in Jieqi (it measured -19 Elo, 95% -57..+18, at 2+0.02; docs/strength.md),
-    /// on elsewhere.
-    pub draw_scaling: Option<bool>,
-    /// Probing chance nodes off the PV (Jieqi): one representative outcome searched to full
-    /// depth, the others estimated from their evaluation (see `chance.rs`). On by default:
-    /// +52 Elo (95% -2..+109) together with `iteration_timing` at 2+0.02 (docs/strength.md).
-    pub probe: bool,
-    /// Iteration timing: no new iteration when the last one's growth predicts it cannot end
-    /// before the hard limit, and a move that beat the best one in an iteration cut short by
-    /// time is played (off: only the soft limit, and only completed iterations count). `None`:
-    /// on in Jieqi only.
-    pub iteration_timing: Option<bool>,
-    /// The hard time limit as a multiple of the soft one, in tenths (`None`: the variant's, see
-    /// [`Experiment::hard_tenths`]). In Jieqi 25 with 40 moves to go (before: 40 and 28) spends
-    /// the clock more evenly; +20 Elo (95% -20..+61) at 2+0.02, and 30 moves to go instead of 40
-    /// another +19 (95% -16..+54) (docs/strength.md).
-    pub hard_tenths: Option<u32>,
-    /// At a chance node on the PV only the first outcome searched is a PV node; the others are
-    /// searched like any node off the PV (off: every outcome of a PV chance node is a PV node).
-    /// `None`: on in Jieqi only.
-    pub pv_first_outcome: Option<bool>,
-}
-
-impl Default for Experiment {
-    fn default() -> Experiment {
-        Experiment {
-            star1: true,
-            order_outcomes: true,
-            reduce_outcomes: true,
-            aggregation: super::chance::Aggregation::ExpectedScore,
-            moves_to_go: None,
-            stretch: false,
-            draw_scaling: None,
-            probe: true,
-            iteration_timing: None,
-            hard_tenths: None,
-            pv_first_outcome: None,
-        }
-    }
-}
-
-impl Experiment {
-    /// Moves to go assumed by the clock: 30 in Jieqi, 28 elsewhere, unless set.
-    pub fn moves_to_go(&self, variant: crate::core::Variant) -> u32 {
-        self.moves_to_go
-            .unwrap_or(if variant == crate::core::Variant::Jieqi {
-                30
-            } else {
-                28
-            })
-    }
-
-    /// The hard time limit in tenths of the soft one: 25 in Jieqi, 40 elsewhere, unless set.
-    pub fn hard_tenths(&self, variant: crate::core::Variant) -> u32 {
-        self.hard_tenths
-            .unwrap_or(if variant == crate::core::Variant::Jieqi {
-                25
-            } else {
-                40
-            })
-    }
-
-    /// Only the first outcome of a PV chance node on the PV: on in Jieqi, off elsewhere, unless
-    /// set.
-    pub fn pv_first_outcome(&self, variant: crate::core::Variant) -> bool {
-        self.pv_first_outcome
-            .unwrap_or(variant == crate::core::Variant::Jieqi)
-    }
-
-    /// The pull toward a draw before the no-capture limit: off in Jieqi, on elsewhere, unless
-    /// set.
-    pub fn draw_scaling(&self, variant: crate::core::Variant) -> bool {
-        self.draw_scaling
-            .unwrap_or(variant != crate::core::Variant::Jieqi)
-    }
-
-    /// Iteration timing: on in Jieqi, off elsewhere, unless set.
-    pub fn iteration_timing(&self, variant: crate::core::Variant) -> bool {
-        self.iteration_timing
-            .unwrap_or(variant == crate::core::Variant::Jieqi)
-    }
-
-    /// Reads `key=value` words separated by commas or blanks: `star1`, `order`, `reduce`,
-    /// `stretch`, `drawscale`, `probe`, `itertime`, `pvfirst` (`on`/`off`), `aggregation`
-    /// (`units`/`cp`), `movestogo` (1..=100), `hard` (10..=100 tenths).
-    pub fn parse(text: &str) -> Result<Experiment, String> {
-        let mut e = Experiment::default();
-        for word in text.split([',', ' ']).filter(|w| !w.trim().is_empty()) {
-            let (k, v) = word
-                .split_once('=')
-                .ok_or_else(|| format!("'{word}' is not key=value"))?;
-            let on = || match v {
-                "on" | "true" | "1" => Ok(true),
-                "off" | "false" | "0" => Ok(false),
-                _ => Err(format!("{k}: '{v}' is not on or off")),
-            };
-            let number = |lo: u32, hi: u32, unit: &str| {
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|m| (lo..=hi).contains(m))
-                    .ok_or_else(|| format!("{k}: '{v}' is not {lo}..{hi}{unit}"))
-            };
-            match k {
-                "star1" => e.star1 = on()?,
-                "order" => e.order_outcomes = on()?,
-                "reduce" => e.reduce_outcomes = on()?,
-                "stretch" => e.stretch = on()?,
-                "drawscale" => e.draw_scaling = Some(on()?),
-                "probe" => e.probe = on()?,
-                "itertime" => e.iteration_timing = Some(on()?),
-                "pvfirst" => e.pv_first_outcome = Some(on()?),
-                "aggregation" => {
-                    e.aggregation = match v {
-                        "units" => super::chance::Aggregation::ExpectedScore,
-                        "cp" => super::chance::Aggregation::Centipawns,
-                        _ => return Err(format!("aggregation: '{v}' is not units or cp")),
-                    }
-                }
-                "hard" => e.hard_tenths = Some(number(10, 100, " (tenths)")?),
-                "movestogo" => e.moves_to_go = Some(number(1, 100, "")?),
-                _ => return Err(format!("unknown experiment switch '{k}'")),
-            }
-        }
-        Ok(e)
-    }
-}
-
-static EXPERIMENT: once_cell::sync::OnceCell<Experiment> = once_cell::sync::OnceCell::new();
-
-/// Installs experiment switches for this process; only once (later calls return `false`).
-pub fn install_experiment(e: Experiment) -> bool {
-    EXPERIMENT.set(e).is_ok()
-}
-
-/// The experiment switches in use.
-pub fn experiment() -> Experiment {
-    EXPERIMENT.get().copied().unwrap_or_default()
-}
-
 /// Engine settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -246,6 +91,17 @@ pub struct Options {
     pub seed: u64,
     /// Chance node after the root side captures a face-down piece (it learns the identity).
     pub learn_captures: bool,
+    /// The search parameters of each variant.
+    pub params: VariantParams,
+    /// Evaluation weights for every variant (`None`: the built-in weights of each).
+    pub weights: Option<Arc<Weights>>,
+}
+
+impl Options {
+    /// The search parameters of `variant`.
+    pub fn params(&self, variant: Variant) -> &SearchParams {
+        self.params.get(variant)
+    }
 }
 
 impl Default for Options {
@@ -259,6 +115,8 @@ impl Default for Options {
             samples: 8,
             seed: 1,
             learn_captures: true,
+            params: VariantParams::default(),
+            weights: None,
         }
     }
 }
@@ -312,55 +170,4 @@ pub enum Report {
         best: Option<Move>,
         ponder: Option<Move>,
     },
-}
-
-#[cfg(test)]
-mod experiment_tests {
-    use super::*;
-
-    #[test]
-    fn experiment_switches_parse_and_refuse_bad_words() {
-        assert_eq!(Experiment::parse("").unwrap(), Experiment::default());
-        let e = Experiment::parse(
-            "star1=off, order=off reduce=0,aggregation=cp,movestogo=20,stretch=off",
-        )
-        .unwrap();
-        assert!(!e.star1 && !e.order_outcomes && !e.reduce_outcomes && !e.stretch);
-        let e2 = Experiment::parse("probe=off,itertime=off").unwrap();
-        assert!(!e2.probe && !e2.iteration_timing(crate::core::Variant::Jieqi));
-        let d = Experiment::default();
-        use crate::core::Variant::{Jieqi, Maniac, Xiangqi};
-        assert!(!Experiment::parse("drawscale=off")
-            .unwrap()
-            .draw_scaling(Xiangqi));
-        assert!(Experiment::parse("drawscale=on")
-            .unwrap()
-            .draw_scaling(Jieqi));
-        assert!(!d.draw_scaling(Jieqi) && d.draw_scaling(Maniac));
-        assert!(d.pv_first_outcome(Jieqi) && !d.pv_first_outcome(Maniac));
-        assert!(!Experiment::parse("pvfirst=off")
-            .unwrap()
-            .pv_first_outcome(Jieqi));
-        assert!(d.probe && d.iteration_timing(Jieqi));
-        assert!(!d.iteration_timing(Xiangqi) && !d.iteration_timing(Maniac));
-        assert_eq!((d.hard_tenths(Jieqi), d.moves_to_go(Jieqi)), (25, 30));
-        assert_eq!((d.hard_tenths(Xiangqi), d.moves_to_go(Maniac)), (40, 28));
-        let e3 = Experiment::parse("hard=40,movestogo=30,itertime=on").unwrap();
-        assert_eq!((e3.hard_tenths(Jieqi), e3.moves_to_go(Xiangqi)), (40, 30));
-        assert!(e3.iteration_timing(Maniac));
-        assert_eq!(e.aggregation, super::super::chance::Aggregation::Centipawns);
-        assert_eq!(e.moves_to_go, Some(20));
-        for bad in [
-            "star1",
-            "star1=maybe",
-            "movestogo=0",
-            "movestogo=x",
-            "aggregation=mean",
-            "hard=9",
-            "hard=x",
-            "x=1",
-        ] {
-            assert!(Experiment::parse(bad).is_err(), "{bad}");
-        }
-    }
 }

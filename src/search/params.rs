@@ -1,0 +1,290 @@
+//! The search's parameters: the settings that differ by variant (clock use, which chance-node
+//! shortcuts apply) and the numbers of its pruning and reductions, each with a name, its limits
+//! and its default in Jieqi and in the other variants.
+//!
+//! They belong to the engine's [`Options`](super::Options) (one [`SearchParams`] per variant, in
+//! [`VariantParams`]) and reach the search through its state, so two engines with different
+//! parameters can live in one process. The protocol sets them with
+//! `setoption name Param_<name> value <v>` (protocol.md section 8); the defaults are what
+//! docs/strength.md measured.
+
+use crate::core::Variant;
+
+/// One parameter as the protocol sees it: integers, or `0`/`1` for a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The field name; the option is `Param_<name>`.
+    pub name: &'static str,
+    /// The option name, `Param_<name>`.
+    pub option: &'static str,
+    /// What the parameter does.
+    pub doc: &'static str,
+    /// A switch (`true`/`false`, stored as 1/0) rather than a number.
+    pub switch: bool,
+    pub min: i64,
+    pub max: i64,
+    /// Default in Jieqi.
+    pub jieqi: i64,
+    /// Default in Maniac and Xiangqi.
+    pub other: i64,
+}
+
+impl ParamSpec {
+    /// The default in `variant`.
+    pub fn default_for(&self, variant: Variant) -> i64 {
+        if variant == Variant::Jieqi {
+            self.jieqi
+        } else {
+            self.other
+        }
+    }
+}
+
+/// How a parameter's type is read from and written to the protocol's integer.
+trait ParamValue: Copy {
+    const SWITCH: bool;
+    fn from_i64(v: i64) -> Self;
+    fn to_i64(self) -> i64;
+}
+
+impl ParamValue for bool {
+    const SWITCH: bool = true;
+    fn from_i64(v: i64) -> bool {
+        v != 0
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+}
+
+impl ParamValue for i32 {
+    const SWITCH: bool = false;
+    fn from_i64(v: i64) -> i32 {
+        v as i32
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+}
+
+impl ParamValue for u32 {
+    const SWITCH: bool = false;
+    fn from_i64(v: i64) -> u32 {
+        v.max(0) as u32
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+}
+
+/// Declares [`SearchParams`] and [`PARAMS`] from one list: per parameter its doc comment, field
+/// name, type, defaults in Jieqi and elsewhere, and limits.
+macro_rules! search_params {
+    ($(
+        $(#[doc = $doc:literal])+
+        $field:ident: $ty:ty = jieqi $jieqi:literal, other $other:literal, range $min:literal..=$max:literal;
+    )*) => {
+        /// The search's parameters in one variant (see the module documentation).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])+ pub $field: $ty, )*
+        }
+
+        /// Every parameter, in the order of [`SearchParams`]'s fields.
+        pub const PARAMS: &[ParamSpec] = &[$(
+            ParamSpec {
+                name: stringify!($field),
+                option: concat!("Param_", stringify!($field)),
+                doc: concat!($($doc),+),
+                switch: <$ty as ParamValue>::SWITCH,
+                min: $min,
+                max: $max,
+                jieqi: $jieqi,
+                other: $other,
+            },
+        )*];
+
+        impl SearchParams {
+            /// The value of parameter `index` of [`PARAMS`], as the protocol's integer.
+            pub fn get(&self, index: usize) -> Option<i64> {
+                let mut i = 0;
+                $(
+                    if i == index {
+                        return Some(ParamValue::to_i64(self.$field));
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+                None
+            }
+
+            /// Sets parameter `index` of [`PARAMS`] (the caller checked the limits).
+            fn set(&mut self, index: usize, value: i64) {
+                let mut i = 0;
+                $(
+                    if i == index {
+                        self.$field = ParamValue::from_i64(value);
+                        return;
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+            }
+
+            /// The defaults of `variant`.
+            pub fn for_variant(variant: Variant) -> SearchParams {
+                let jieqi = variant == Variant::Jieqi;
+                SearchParams {
+                    $( $field: ParamValue::from_i64(if jieqi { $jieqi } else { $other }), )*
+                }
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Moves to go assumed when the clock does not say (`movestogo`): the soft time limit is
+    /// the clock divided by this, plus three quarters of the increment.
+    moves_to_go: u32 = jieqi 30, other 28, range 1..=100;
+    /// The hard time limit (where the search is stopped) in tenths of the soft one.
+    hard_limit_tenths: u32 = jieqi 25, other 40, range 10..=100;
+    /// Iteration timing under a clock: no new iteration when the last one's growth predicts it
+    /// cannot end before the hard limit, and a move that beat the best one in an iteration cut
+    /// short by time is played (off: only the soft limit, and only completed iterations count).
+    iteration_timing: bool = jieqi 1, other 0, range 0..=1;
+    /// At a chance node on the principal variation only the first outcome searched stays on it;
+    /// the others are searched like nodes off it (off: every outcome of a PV chance node is a PV
+    /// node).
+    pv_first_outcome: bool = jieqi 1, other 0, range 0..=1;
+    /// Probing chance nodes off the principal variation: one representative outcome searched to
+    /// full depth, the others estimated from their evaluation or quiescence value.
+    probe: bool = jieqi 1, other 0, range 0..=1;
+    /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
+    draw_scaling: bool = jieqi 0, other 1, range 0..=1;
+    /// Futility pruning near the leaves (depth 1 and 2): a move that takes nothing is skipped
+    /// when the static evaluation plus this margin per ply of depth does not reach alpha.
+    futility_margin: i32 = jieqi 160, other 160, range 0..=2000;
+    /// Reverse futility pruning (depth 1 to 3): a node off the PV whose static evaluation minus
+    /// this margin per ply of depth still reaches beta returns the evaluation.
+    reverse_futility_margin: i32 = jieqi 110, other 110, range 0..=2000;
+    /// Late move pruning (depth 1 to 3): moves that take nothing are skipped after this many
+    /// moves plus `late_move_per_depth` per ply of depth.
+    late_move_base: i32 = jieqi 6, other 6, range 0..=100;
+    /// See `late_move_base`.
+    late_move_per_depth: i32 = jieqi 4, other 4, range 0..=100;
+    /// Null-move pruning: the null move is searched this many plies shallower, plus one ply per
+    /// `null_move_depth_divisor` plies of depth.
+    null_move_reduction: i32 = jieqi 3, other 3, range 1..=10;
+    /// See `null_move_reduction`.
+    null_move_depth_divisor: i32 = jieqi 5, other 5, range 1..=100;
+    /// Late move reductions: a late quiet move is reduced by ln(depth) ln(move number) divided
+    /// by this many hundredths (rounded).
+    lmr_divisor_hundredths: i32 = jieqi 220, other 220, range 50..=1000;
+    /// Half-width, in centipawns, of the window around a PV chance node's own in which each
+    /// outcome is searched first.
+    outcome_margin: i32 = jieqi 80, other 80, range 0..=1000;
+    /// Half-width, in centipawns, of the first aspiration window around the last iteration's
+    /// score (it doubles on each failure).
+    aspiration_window: i32 = jieqi 30, other 30, range 1..=1000;
+    /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
+    /// victim's value plus this margin stays below alpha.
+    delta_margin: i32 = jieqi 150, other 150, range 0..=2000;
+    /// Quiescence skips a capture onto a defended point whose attacker is worth more than the
+    /// victim plus this margin.
+    bad_capture_margin: i32 = jieqi 50, other 50, range 0..=2000;
+}
+
+impl Default for SearchParams {
+    /// The Jieqi defaults.
+    fn default() -> SearchParams {
+        SearchParams::for_variant(Variant::Jieqi)
+    }
+}
+
+/// The parameter of [`PARAMS`] called `name` (without the `Param_` prefix), ignoring case.
+pub fn find(name: &str) -> Option<usize> {
+    PARAMS
+        .iter()
+        .position(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+/// The search parameters of each variant (their defaults differ by variant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantParams([SearchParams; 3]);
+
+impl Default for VariantParams {
+    fn default() -> VariantParams {
+        VariantParams(Variant::ALL.map(SearchParams::for_variant))
+    }
+}
+
+impl VariantParams {
+    fn slot(variant: Variant) -> usize {
+        match variant {
+            Variant::Jieqi => 0,
+            Variant::Maniac => 1,
+            Variant::Xiangqi => 2,
+        }
+    }
+
+    /// The parameters of `variant`.
+    pub fn get(&self, variant: Variant) -> &SearchParams {
+        &self.0[Self::slot(variant)]
+    }
+
+    /// Sets parameter `index` of [`PARAMS`] in every variant. Values outside its limits are
+    /// refused (`Err` with the limits) and change nothing.
+    pub fn set(&mut self, index: usize, value: i64) -> Result<(), (i64, i64)> {
+        let spec = PARAMS.get(index).ok_or((0, 0))?;
+        if value < spec.min || value > spec.max {
+            return Err((spec.min, spec.max));
+        }
+        for p in self.0.iter_mut() {
+            p.set(index, value);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_reads_back_and_keeps_its_limits() {
+        for v in Variant::ALL {
+            let p = SearchParams::for_variant(v);
+            for (i, spec) in PARAMS.iter().enumerate() {
+                let d = spec.default_for(v);
+                assert_eq!(p.get(i), Some(d), "{}", spec.name);
+                assert!(spec.min <= d && d <= spec.max, "{}", spec.name);
+                assert!(spec.option.starts_with("Param_") && spec.option.ends_with(spec.name));
+                assert!(!spec.doc.trim().is_empty());
+            }
+        }
+        assert_eq!(SearchParams::default().get(PARAMS.len()), None);
+    }
+
+    #[test]
+    fn variant_defaults_and_setting_every_variant() {
+        let mut all = VariantParams::default();
+        use Variant::{Jieqi, Maniac, Xiangqi};
+        let j = *all.get(Jieqi);
+        let x = *all.get(Xiangqi);
+        assert_eq!((j.moves_to_go, j.hard_limit_tenths), (30, 25));
+        assert_eq!((x.moves_to_go, x.hard_limit_tenths), (28, 40));
+        assert!(j.iteration_timing && j.pv_first_outcome && j.probe && !j.draw_scaling);
+        assert!(!x.iteration_timing && !x.pv_first_outcome && !x.probe && x.draw_scaling);
+        assert_eq!(all.get(Maniac), &x);
+        let i = find("MOVES_TO_GO").unwrap();
+        all.set(i, 40).unwrap();
+        assert!(Variant::ALL.iter().all(|&v| all.get(v).moves_to_go == 40));
+        let before = all.clone();
+        assert_eq!(all.set(i, 0), Err((1, 100)));
+        assert_eq!(all.set(find("probe").unwrap(), 2), Err((0, 1)));
+        assert_eq!(all, before);
+        all.set(find("probe").unwrap(), 1).unwrap();
+        assert!(all.get(Xiangqi).probe);
+        assert!(find("star1").is_none());
+    }
+}
