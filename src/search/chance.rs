@@ -140,7 +140,7 @@ impl<'a> Searcher<'a> {
         match quiesce {
             Some((flips, qdepth)) => -self.qsearch(&c, -beta, -alpha, ply + 1, flips, qdepth),
             None => {
-                self.path.push(c.hash());
+                self.path.push(super::alphabeta::Visit::new(c.hash()));
                 let v = -self.negamax(&c, depth, -beta, -alpha, ply + 1, pv_node, false);
                 self.path.pop();
                 v

@@ -224,8 +224,7 @@ fn iterate(
 ) -> Outcome {
     let main = id == 0;
     let shared = s.shared;
-    s.path = root.history.clone();
-    s.path.push(pos.hash());
+    s.set_path(&root.history, pos);
     s.root_side = Some(pos.side_to_move());
     let mut rms: Vec<RootMove> = moves
         .iter()
@@ -493,8 +492,7 @@ fn monte_carlo(
     for depth in 1..=max_depth {
         let search_world = |w: &Position| -> Option<Vec<i32>> {
             let mut s = Searcher::new(shared, true);
-            s.path = root.history.clone();
-            s.path.push(w.hash());
+            s.set_path(&root.history, w);
             s.root_side = Some(w.side_to_move());
             let mut scores = Vec::with_capacity(moves.len());
             for &mv in moves {

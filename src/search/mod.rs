@@ -14,4 +14,4 @@ pub mod tt;
 pub mod types;
 
 pub use engine::Engine;
-pub use types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
+pub use types::{Bound, Earlier, Info, Limits, Options, Report, Root, Score, SearchMode};
