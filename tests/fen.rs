@@ -318,12 +318,28 @@ fn board_aliases() {
 }
 
 #[test]
-fn board_digit_runs_add_up() {
-    let s = ok("4k4/9/9/9/9/9/9/9/9/45 w");
+fn board_digit_runs_are_single_digits() {
+    let s = ok("4k4/9/9/9/9/9/9/9/9/4K4 w");
     assert_eq!(s.get(sq("e9")), revealed(Color::Black, Role::King));
-    assert_eq!(s.board.iter().filter(|c| c.is_some()).count(), 1);
-    let s = ok("3k5/9/9/9/9/9/9/9/9/111K11111 w");
-    assert_eq!(s.get(sq("d0")), revealed(Color::Red, Role::King));
+    assert_eq!(s.board.iter().filter(|c| c.is_some()).count(), 2);
+    // Two digits in a row are refused, even where they add up to 9: `4K13` is no `4K4`.
+    for (text, digits, file) in [
+        ("4k4/9/9/9/9/9/9/9/9/4K13 w", "13", 'f'),
+        ("4k4/9/9/9/9/9/9/9/9/45 w", "45", 'a'),
+        ("3k5/9/9/9/9/9/9/9/9/111K11111 w", "111", 'a'),
+    ] {
+        let e = fen::parse(text).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &FenErrorKind::AdjacentDigits {
+                digits: digits.into()
+            },
+            "{text}"
+        );
+        assert_eq!(e.rank(), Rank::new(0), "{text}");
+        assert_eq!(e.file(), File::from_char(file), "{text}");
+        assert!(e.to_string().contains("one digit 1-9"), "{e}");
+    }
 }
 
 // ---------------------------------------------------------------- wait token
@@ -596,7 +612,7 @@ fn error_locations_and_messages() {
     assert_eq!(e.rank(), None);
 
     let e =
-        fen::parse("rnbakabnr/9/1c5c11/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err();
+        fen::parse("rnbakabnr/9/1c5c1c/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err();
     assert_eq!(e.field_number(), Some(1));
     assert_eq!(e.field(), Some(FenField::Board));
     assert_eq!(e.rank(), Rank::new(7));

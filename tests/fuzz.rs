@@ -30,8 +30,8 @@ use crossbeam_channel::{bounded, select, unbounded, Receiver};
 
 use jieqi::core::pool::{identity_piece, IDENTITIES};
 use jieqi::core::{
-    fen, Color, FenDialect, Move, Occupant, Piece, Position, PositionError, Reveal, Setup,
-    SetupCell, Square, Variant,
+    fen, Color, FenDialect, Move, Occupant, Piece, Position, Reveal, Setup, SetupCell, Square,
+    Variant,
 };
 use jieqi::protocol::command::{self, Command, Dialect, Mark, MoveText, Suffix};
 use jieqi::protocol::options::{self, OptionId, Settings};
@@ -664,9 +664,8 @@ fn random_step(pos: &Position, rng: &mut Rng) -> Option<(Move, Reveal)> {
 }
 
 /// Whether some identity is in the pools (and known captures) more often than the revealed pieces
-/// on the board leave room for: a pool no game can produce, which a FEN may still give (rules
-/// decision 10 even adds role identities without looking at the board). Flips can then reveal
-/// more pieces of a kind than a side owns, and the FEN reader refuses the position that results.
+/// on the board leave room for: a pool no game can produce. The FEN reader refuses such a pool
+/// (and completes short pools within the material), and play cannot create one.
 fn over_material(pos: &Position) -> bool {
     let mut revealed = [0u32; 14];
     for sq in Square::all() {
@@ -680,11 +679,12 @@ fn over_material(pos: &Position) -> bool {
     })
 }
 
-/// Whatever a position is, these hold: the kept hash is the computed one, every pool group holds
-/// at least as many identities as face-down pieces draw from it (the belief is consistent), and
-/// its FENs read back to it (`lenient`: unless it has more pieces of a kind than a side owns).
-fn check_position(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
+/// Whatever a position is, these hold: the kept hash is the computed one, it holds no more pieces
+/// of a kind than a side owns, every pool group holds at least as many identities as face-down
+/// pieces draw from it (the belief is consistent), and its FENs read back to it.
+fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.hash(), pos.compute_hash(), "hash of {:?}", pos);
+    prop_assert!(!over_material(pos), "{:?} is beyond the material", pos);
     let hidden = pos.hidden();
     match pos.variant() {
         Variant::Jieqi => {
@@ -711,14 +711,13 @@ fn check_position(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
             sq
         );
     }
-    check_written(pos, lenient)
+    check_written(pos)
 }
 
 /// The position's 6-field and 5-field FENs read back, without warnings, to the same board, side,
 /// pools, counters, waiting square and hash. The known captures come back from the 6-field form
-/// only, and not in Maniac, whose captured field is read and ignored (rules decision 9). With
-/// `lenient`, a refusal for too many pieces of a kind is accepted (see [`over_material`]).
-fn check_written(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
+/// (in every variant; the 5-field form has no place for them).
+fn check_written(pos: &Position) -> Result<(), TestCaseError> {
     let variant = pos.variant();
     for dialect in [FenDialect::JieqiBox, FenDialect::Pikafish] {
         let text = match dialect {
@@ -729,7 +728,6 @@ fn check_written(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
             .map_err(|e| TestCaseError::fail(format!("{text:?} written for {pos:?}: {e}")))?;
         let (again, warnings) = match Position::from_setup(&setup, variant) {
             Ok(read) => read,
-            Err(PositionError::TooManyPieces(_)) if lenient => return Ok(()),
             Err(e) => {
                 let why = format!("{text:?} written for {pos:?} is refused: {e}");
                 return Err(TestCaseError::fail(why));
@@ -738,7 +736,7 @@ fn check_written(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
         prop_assert!(warnings.is_empty(), "{:?} reads with {:?}", text, warnings);
         prop_assert_eq!(again.hash(), pos.hash(), "hash after reading {:?}", text);
         let mut expected = pos.to_setup();
-        if dialect == FenDialect::Pikafish || variant == Variant::Maniac {
+        if dialect == FenDialect::Pikafish {
             expected.captured = jieqi::core::Pool::EMPTY;
         } else {
             prop_assert_eq!(&again, pos, "{:?}", text);
@@ -759,8 +757,8 @@ fn check_written(pos: &Position, lenient: bool) -> Result<(), TestCaseError> {
 /// One checked ply of random play: every generated move is legal, a move that is not generated
 /// or an identity the pool cannot supply is refused without a change, and the played move takes
 /// exactly the revealed and the learned identity out of the pool. Returns false at the game's end.
-fn play_checked(pos: &mut Position, rng: &mut Rng, lenient: bool) -> Result<bool, TestCaseError> {
-    check_position(pos, lenient)?;
+fn play_checked(pos: &mut Position, rng: &mut Rng) -> Result<bool, TestCaseError> {
+    check_position(pos)?;
     let list = pos.legal_move_list();
     for &m in list.iter() {
         prop_assert!(pos.is_legal(m), "generated {} is not legal in {:?}", m, pos);
@@ -857,14 +855,12 @@ fn play_checked(pos: &mut Position, rng: &mut Rng, lenient: bool) -> Result<bool
 fn random_game(start: &Position, seed: u64, plies: usize) -> Result<(), TestCaseError> {
     let mut pos = *start;
     let mut rng = Rng::new(seed);
-    // Legal play keeps a pool within the material; only a start can be beyond it.
-    let lenient = over_material(start);
     for _ in 0..plies {
-        if !play_checked(&mut pos, &mut rng, lenient)? {
+        if !play_checked(&mut pos, &mut rng)? {
             break;
         }
     }
-    check_position(&pos, lenient)
+    check_position(&pos)
 }
 
 /// Every position the FEN corpus gives in any variant, and the start positions.
@@ -1039,8 +1035,7 @@ pub fn check_line(line: &str) -> Result<(), TestCaseError> {
                     match game_position::build(&p, variant) {
                         Ok((state, _)) => {
                             tally(Tally::PositionsBuilt);
-                            let lenient = over_material(state.game().start());
-                            check_position(state.position(), lenient)?
+                            check_position(state.position())?
                         }
                         Err(e) => prop_assert!(!e.to_string().is_empty()),
                     }

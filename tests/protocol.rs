@@ -720,14 +720,22 @@ fn non_utf8_and_very_long_lines_are_survived() {
     assert_eq!(replies.len(), 1, "{replies:?}");
     assert!(replies[0].contains("lines are limited to"), "{replies:?}");
 
-    // A long but valid line: a Xiangqi game of 4000 plies of horses going back and forth.
+    // A long line that reads: 4000 plies of horses going back and forth in Xiangqi. It is read
+    // whole, and refused at its 9th move, which follows the third repetition of the start.
     e.send("setoption name UCI_Variant value xiangqi");
     let mut line = String::from("position startpos moves");
     for _ in 0..1000 {
         line.push_str(" h0g2 h9g7 g2h0 g7h9");
     }
     e.send(&line);
-    assert!(e.sync().is_empty());
+    let replies = e.sync();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].starts_with(
+            "info string position: move 9 'h0g2': the game is already over (draw by threefold repetition)"
+        ),
+        "{replies:?}"
+    );
     e.send("go depth 1");
     let (_, best) = e.bestmove();
     check_bestmove(&best, &position(XIANGQI_START, Variant::Xiangqi));

@@ -159,9 +159,14 @@ fn revealed_elephant_crosses_the_river_but_its_eye_still_blocks() {
     );
     assert!(!pos.is_legal(mv("e4g6")), "elephant eye f5 is blocked");
     assert_is_legal_agrees(&pos, "e4");
-    // Xiangqi elephants stay at home.
-    let pos = load(text, X);
-    assert_eq!(targets(&pos, "e4"), strings(&["c2", "g2"]));
+    // Xiangqi elephants stay at home: from the river bank they cannot cross it, and e4 is no
+    // point of theirs.
+    let pos = load("5k3/9/9/9/9/2B6/9/9/9/4K4 w - 0 1", X);
+    assert_eq!(targets(&pos, "c4"), strings(&["a2", "e2"]));
+    assert_eq!(
+        load_err(text, X),
+        PositionError::Unreachable(Piece::new(Color::Red, Role::Elephant), sq("e4"))
+    );
 }
 
 #[test]
@@ -842,7 +847,7 @@ fn quiet_cycle_is_a_repetition_draw() {
 fn repetition_counts_the_position_right_after_a_capture() {
     // Red captures on a8 first; the position right after the capture then occurs three times.
     for variant in [X, M] {
-        let mut game = Game::new(load("4k4/p8/R8/9/9/9/9/9/9/3K5 w - 0 1", variant));
+        let mut game = Game::new(load("4k4/n8/R8/9/9/9/9/9/9/3K5 w - 0 1", variant));
         game_play(&mut game, "a7a8", Reveal::default());
         for round in 0..2 {
             for m in ["e9f9", "a8a7", "f9e9", "a7a8"] {

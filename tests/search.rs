@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use jieqi::core::{fen, Move, Occupant, Piece, Position, Role, Variant};
+use jieqi::core::{Move, Occupant, Piece, Position, Role, Variant};
 use jieqi::search::eval::{Evaluator, Terms};
 use jieqi::search::{is_mate_score, INF, MATE, MATE_BOUND};
 use jieqi::search::{
@@ -813,11 +813,11 @@ fn finds_mate_in_two() {
         &[
             ("4k4/9/9/9/9/9/9/8R/R8/3K5 w - 0 1", Variant::Xiangqi),
             (
-                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w R1P1r1p1 0 1",
+                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w C1P1r1p1 0 1",
                 Variant::Jieqi,
             ),
             (
-                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w R1P1r1p1 0 1",
+                "4k4/9/9/x7x/9/9/2X3X2/8R/R8/3K5 w C1P1r1p1 0 1",
                 Variant::Maniac,
             ),
         ],

@@ -7,8 +7,8 @@
 //! # Reading
 //!
 //! Tokens are separated by runs of ASCII whitespace. The first token is always the board: rank 9
-//! first, ten ranks separated by `/`, digits for runs of empty points, every rank exactly nine
-//! files. Piece letters are `K A B N R C P` for Red and lower case for Black (`E`/`H` are read as
+//! first, ten ranks separated by `/`, one digit 1-9 for each run of empty points (two digits in
+//! a row are an error), every rank exactly nine files. Piece letters are `K A B N R C P` for Red and lower case for Black (`E`/`H` are read as
 //! `B`/`N`); `X` is a Red face-down piece and `x` a Black one.
 //!
 //! The fields after the board come in several dialects, told apart by content:
@@ -98,6 +98,8 @@ pub enum FenErrorKind {
     RankTooLong { files: u32 },
     /// A rank covers fewer than 9 files.
     RankTooShort { files: u32 },
+    /// Two digits in a row (`4K13`): a run of empty points is written as one digit 1-9.
+    AdjacentDigits { digits: String },
     /// A board character that is neither a piece letter, `X`/`x`, nor a digit 1-9.
     BadPieceChar { ch: char },
     /// The token where the side should be is not `w`, `r` or `b`.
@@ -201,6 +203,10 @@ impl fmt::Display for FenError {
             FenErrorKind::RankTooLong { files } | FenErrorKind::RankTooShort { files } => {
                 write!(f, "{files} files instead of 9")
             }
+            FenErrorKind::AdjacentDigits { digits } => write!(
+                f,
+                "digits {digits:?} in a row: a run of empty points is one digit 1-9"
+            ),
             FenErrorKind::BadPieceChar { ch } => write!(
                 f,
                 "{ch:?} is not a piece letter (KABNRCP, kabnrcp, X, x) or a digit 1-9"
@@ -388,9 +394,22 @@ fn parse_board(text: &str, board: &mut [Option<SetupCell>; 90]) -> Result<(), Fe
         let rank = Rank::new(rank_index);
         // Saturating, so that absurdly long ranks cannot overflow the count.
         let mut files: u32 = 0;
-        for ch in row.chars() {
+        let mut chars = row.chars().peekable();
+        while let Some(ch) = chars.next() {
             let cell = match ch {
                 '1'..='9' => {
+                    if chars.peek().is_some_and(|c| c.is_ascii_digit()) {
+                        let mut digits = ch.to_string();
+                        while let Some(d) = chars.next_if(|c| c.is_ascii_digit()) {
+                            digits.push(d);
+                        }
+                        let file = u8::try_from(files).ok().and_then(File::new);
+                        return Err(FenError::on_board(
+                            FenErrorKind::AdjacentDigits { digits },
+                            rank,
+                            file,
+                        ));
+                    }
                     files = files.saturating_add(ch as u32 - '0' as u32);
                     continue;
                 }

@@ -235,7 +235,36 @@ impl Position {
 
     /// Whether the side to move has no legal move at all.
     pub fn has_no_moves(&self) -> bool {
-        self.count_legal() == 0
+        !self.has_legal_move()
+    }
+
+    /// Whether the side to move has a legal move (stops at the first one found).
+    pub fn has_legal_move(&self) -> bool {
+        let us = self.side;
+        let ours = self.by_color[us.index()];
+        let occ = self.occ();
+        let allowed = !(ours | Bitboard::from_square(self.king(!us)));
+        let mut movers = ours;
+        if let Some(w) = self.wait {
+            movers.clear(w);
+        }
+        let king = self.king(us);
+        let in_check = self.checkers().any();
+        let danger = if in_check { None } else { Some(self.danger()) };
+        for role in Role::ALL {
+            for sq in movers & self.by_role[role.index()] {
+                let t = self.targets(sq, role, occ, allowed);
+                let (safe, test) = match &danger {
+                    Some(d) if sq != king && !d.from.contains(sq) => (t & !d.to, t & d.to),
+                    _ => (Bitboard::EMPTY, t),
+                };
+                if safe.any() || Iterator::any(&mut { test }, |to| self.king_safe_after(sq, to)) {
+                    return true;
+                }
+            }
+        }
+        // A Maniac waiting turn with nothing else to move: the pass, unless in check.
+        self.wait.is_some() && !in_check
     }
 
     /// Whether `mv` (legal) gives check, judged on the board before any flip: a flipped piece is

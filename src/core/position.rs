@@ -54,6 +54,34 @@ pub fn start_role(sq: Square) -> Option<Role> {
     START_ROLE[sq.index()]
 }
 
+/// Identities tried in this order when a pool is completed and the role identity has no room.
+const FILL_ORDER: [Role; 6] = [
+    Role::Rook,
+    Role::Advisor,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Horse,
+    Role::Elephant,
+];
+
+/// Whether a revealed piece can stand on `sq` in `xiangqi`: advisors on the five points of their
+/// palace, elephants on their seven points, pawns from their starting points on (before the river
+/// only on the files they start on). Kings are checked separately.
+fn xiangqi_reachable(piece: Piece, sq: Square) -> bool {
+    let file = sq.file().index();
+    // Rank counted from the piece's own back rank.
+    let rank = match piece.color {
+        Color::Red => sq.rank().index(),
+        Color::Black => 9 - sq.rank().index(),
+    };
+    match piece.role {
+        Role::Advisor => sq.in_palace(piece.color) && (file + rank) % 2 == 1,
+        Role::Elephant => rank <= 4 && rank % 2 == 0 && (file + rank) % 4 == 2,
+        Role::Pawn => rank >= 5 || (rank >= 3 && file.is_multiple_of(2)),
+        _ => true,
+    }
+}
+
 /// What stands on a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Occupant {
@@ -123,6 +151,24 @@ pub enum PositionError {
     KingOutsidePalace(Square),
     /// More revealed pieces of one kind than a side owns.
     TooManyPieces(Piece),
+    /// Revealed pieces, the pool and the known captures together hold more pieces of one kind
+    /// than a side owns (each piece is in at most one of them).
+    BeyondMaterial {
+        piece: Piece,
+        revealed: u8,
+        pool: u8,
+        captured: u8,
+    },
+    /// More face-down pieces than the pieces a side (in `maniac`: both sides) has left for them.
+    TooManyHidden(Option<Color>),
+    /// `xiangqi`: a revealed advisor, elephant or pawn on a point it can never reach.
+    Unreachable(Piece, Square),
+    /// A Maniac waiting turn in which the king of the side that just moved is attacked by a
+    /// piece other than the flipped one (`attacker` is its square).
+    WaitCheck {
+        wait: Square,
+        attacker: Square,
+    },
     /// The side that just moved has its king attacked (only a Maniac waiting turn allows it).
     OpponentInCheck,
     /// A `wait=` square outside Maniac, or not holding a revealed piece of the side to move.
@@ -150,6 +196,39 @@ impl fmt::Display for PositionError {
                 "more than {} revealed '{}' pieces",
                 p.role.start_count(),
                 p.char()
+            ),
+            PositionError::BeyondMaterial {
+                piece,
+                revealed,
+                pool,
+                captured,
+            } => write!(
+                f,
+                "{} '{}' pieces ({revealed} revealed, {pool} in the pool, {captured} known captured), \
+                 but a side has {}",
+                *revealed as u32 + *pool as u32 + *captured as u32,
+                piece.char(),
+                piece.role.start_count()
+            ),
+            PositionError::TooManyHidden(group) => write!(
+                f,
+                "more face-down pieces{} than pieces left for them",
+                group.map_or(String::new(), |c| format!(" on {}'s half", c.name()))
+            ),
+            PositionError::Unreachable(piece, sq) => write!(
+                f,
+                "'{}' on {sq} cannot arise in xiangqi ({})",
+                piece.char(),
+                match piece.role {
+                    Role::Advisor => "an advisor stays on the five points of its palace",
+                    Role::Elephant => "an elephant stays on its seven points on its own half",
+                    _ => "a pawn never stands behind its starting rank, nor beside its start points before the river",
+                }
+            ),
+            PositionError::WaitCheck { wait, attacker } => write!(
+                f,
+                "in the waiting turn only the flipped piece on {wait} may attack the king of the \
+                 side that just moved, but the piece on {attacker} attacks it too"
             ),
             PositionError::OpponentInCheck => {
                 write!(f, "the side not to move is in check")
@@ -360,6 +439,9 @@ impl Position {
                         }
                         king_count[piece.color.index()] += 1;
                     }
+                    if variant == Variant::Xiangqi && !xiangqi_reachable(piece, sq) {
+                        return Err(PositionError::Unreachable(piece, sq));
+                    }
                     revealed_count[piece.index()] += 1;
                     if revealed_count[piece.index()] > piece.role.start_count() {
                         return Err(if piece.role == Role::King {
@@ -385,10 +467,6 @@ impl Position {
             }
             pos.wait = Some(sq);
         }
-        if variant == Variant::Maniac {
-            // docs/rules.md, decision 9: Maniac's captured-pool field is read and ignored.
-            pos.captured = Pool::EMPTY;
-        }
         if !variant.has_hidden() {
             if !pos.pool.is_empty() || !pos.captured.is_empty() {
                 warnings.push(SetupWarning::PoolIgnored);
@@ -396,18 +474,63 @@ impl Position {
             pos.pool = Pool::EMPTY;
             pos.captured = Pool::EMPTY;
         } else {
-            pos.complete_pools(&mut warnings);
+            // Every piece of a kind is revealed, unseen (in the pool) or a known capture, at
+            // most one of them: together they cannot exceed what a side owns. (In `maniac` the
+            // known captures only record what the viewer learned; they play no part in the
+            // rules.)
+            for i in 0..IDENTITIES {
+                let piece = identity_piece(i);
+                let revealed = revealed_count[piece.index()];
+                let (pool, captured) = (pos.pool.count_at(i), pos.captured.count_at(i));
+                if revealed as u32 + pool as u32 + captured as u32 > piece.role.start_count() as u32
+                {
+                    return Err(PositionError::BeyondMaterial {
+                        piece,
+                        revealed,
+                        pool,
+                        captured,
+                    });
+                }
+            }
+            pos.complete_pools(&revealed_count, &mut warnings)?;
         }
         pos.hash = pos.compute_hash();
-        if pos.wait.is_none() && pos.is_attacked_by(pos.king(!pos.side), pos.side) {
-            return Err(PositionError::OpponentInCheck);
+        let their_king = pos.king(!pos.side);
+        match pos.wait {
+            None => {
+                if pos.is_attacked_by(their_king, pos.side) {
+                    return Err(PositionError::OpponentInCheck);
+                }
+            }
+            Some(wait) => {
+                // The check exception covers the flipped piece only; it still blocks and
+                // screens for the others.
+                let mut others = pos.attackers_with(
+                    their_king,
+                    pos.side,
+                    pos.occ(),
+                    pos.occ_t,
+                    Bitboard::from_square(wait),
+                );
+                if let Some(attacker) = others.next() {
+                    return Err(PositionError::WaitCheck { wait, attacker });
+                }
+            }
         }
         Ok((pos, warnings))
     }
 
-    /// docs/rules.md, decision 10: add role identities of face-down pieces, in square order,
-    /// until each pool is at least as large as the group of face-down pieces drawing from it.
-    fn complete_pools(&mut self, warnings: &mut Vec<SetupWarning>) {
+    /// docs/rules.md, decision 10: add role identities of face-down pieces, in square order, until each pool is
+    /// at least as large as the group of face-down pieces drawing from it. Where every piece of
+    /// the role identity is already accounted for (revealed, in the pool or captured), the first
+    /// identity of the group in the order R A C P N B that is not is added instead (in `maniac`
+    /// the controller's colour first); if there is none, the setup has more face-down pieces than
+    /// pieces left for them.
+    fn complete_pools(
+        &mut self,
+        revealed: &[u8; 14],
+        warnings: &mut Vec<SetupWarning>,
+    ) -> Result<(), PositionError> {
         let groups: &[Option<Color>] = match self.variant {
             Variant::Maniac => &[None],
             _ => &[Some(Color::Red), Some(Color::Black)],
@@ -427,7 +550,27 @@ impl Position {
                     break;
                 }
                 let role = start_role(sq).unwrap_or(Role::Pawn);
-                let piece = Piece::new(sq.half(), role);
+                let has_room = |pool: &Pool, p: Piece| {
+                    let held = u32::from(revealed[p.index()])
+                        + u32::from(pool.count(p))
+                        + u32::from(self.captured.count(p));
+                    held < u32::from(p.role.start_count())
+                };
+                let colours = match group {
+                    Some(c) => [c, c],
+                    None => [sq.half(), !sq.half()],
+                };
+                let fallback = colours.iter().find_map(|&c| {
+                    FILL_ORDER
+                        .iter()
+                        .map(|&r| Piece::new(c, r))
+                        .find(|&p| has_room(&self.pool, p))
+                });
+                let own = Piece::new(sq.half(), role);
+                let Some(piece) = Some(own).filter(|&p| has_room(&self.pool, p)).or(fallback)
+                else {
+                    return Err(PositionError::TooManyHidden(group));
+                };
                 self.pool.add(piece);
                 added.add(piece);
             }
@@ -438,6 +581,7 @@ impl Position {
                 });
             }
         }
+        Ok(())
     }
 
     /// The unvalidated form of this position (for writing FEN).

@@ -13,25 +13,25 @@ use std::fmt;
 
 use super::command::{quote, MoveText, PositionCommand, StartSpec, Suffix};
 use crate::core::{
-    fen, FenError, Game, Move, PlayError, Position, PositionError, Reveal, SetupWarning, Variant,
+    fen, FenError, Game, GameResult, Move, PlayError, Position, PositionError, Reveal,
+    SetupWarning, Variant,
 };
-use crate::search::Root;
+use crate::search::{Earlier, Root};
 
 /// The game as the engine knows it: where it started, the moves since, and the hashes needed
 /// for repetition detection.
 #[derive(Clone, Debug)]
 pub struct GameState {
     game: Game,
-    /// Hashes of the positions since the last capture or flip, oldest first, the current
-    /// position last.
-    reversible: Vec<u64>,
+    /// The positions since the last capture or flip, oldest first, the current position last.
+    reversible: Vec<Earlier>,
 }
 
 impl GameState {
     pub fn new(start: Position) -> GameState {
         GameState {
             game: Game::new(start),
-            reversible: vec![start.hash()],
+            reversible: vec![earlier(&start)],
         }
     }
 
@@ -60,7 +60,7 @@ impl GameState {
         if irreversible {
             self.reversible.clear();
         }
-        self.reversible.push(self.position().hash());
+        self.reversible.push(earlier(self.position()));
         Ok(())
     }
 
@@ -71,6 +71,13 @@ impl GameState {
         let n = self.reversible.len().saturating_sub(1);
         root.history = self.reversible[..n].to_vec();
         root
+    }
+}
+
+fn earlier(pos: &Position) -> Earlier {
+    Earlier {
+        hash: pos.hash(),
+        in_check: pos.in_check(),
     }
 }
 
@@ -107,6 +114,14 @@ pub enum PositionCommandError {
         /// For a flip without an identity: an example of the letter to add.
         example: Option<String>,
     },
+    /// A move after the end of the game (checkmate, no legal move, a Maniac or Xiangqi
+    /// repetition, 120 plies without a capture).
+    AfterEnd {
+        /// 1-based number of the move in the list.
+        index: usize,
+        text: String,
+        result: GameResult,
+    },
 }
 
 impl fmt::Display for PositionCommandError {
@@ -129,6 +144,15 @@ impl fmt::Display for PositionCommandError {
                 }
                 Ok(())
             }
+            PositionCommandError::AfterEnd {
+                index,
+                text,
+                result,
+            } => write!(
+                f,
+                "move {index} '{}': the game is already over ({result}); no move can follow",
+                quote(text)
+            ),
         }
     }
 }
@@ -149,6 +173,13 @@ pub fn build(
     };
     let mut state = GameState::new(start);
     for (i, text) in command.moves.iter().enumerate() {
+        if let Some(result) = state.game.result() {
+            return Err(PositionCommandError::AfterEnd {
+                index: i + 1,
+                text: text.to_string(),
+                result,
+            });
+        }
         let before = *state.position();
         state.play(text).map_err(|error| {
             let example = match error {
@@ -201,7 +232,7 @@ mod tests {
                 .count(crate::core::Piece::from_char('p').unwrap()),
             3
         );
-        assert_eq!(s.root().history, Vec::<u64>::new());
+        assert_eq!(s.root().history, Vec::<Earlier>::new());
     }
 
     #[test]
@@ -245,7 +276,7 @@ mod tests {
         .unwrap();
         let root = s.root();
         assert_eq!(root.history.len(), 4);
-        assert_eq!(root.history[0], root.position.hash());
+        assert_eq!(root.history[0].hash, root.position.hash());
         let s = run("position startpos moves h2e2C h9g7", Variant::Xiangqi);
         assert!(s.is_err());
         let s = run("position startpos moves h2e2 h9g7", Variant::Xiangqi).unwrap();

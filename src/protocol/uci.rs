@@ -173,6 +173,12 @@ struct Pending {
     stop: bool,
 }
 
+/// A line of `perft` output; the last one ends the job.
+enum PerftLine {
+    Line(String),
+    Last(String),
+}
+
 /// What the engine side of the session is doing.
 enum Job {
     Idle,
@@ -221,7 +227,10 @@ struct Session<W: Write> {
     job: Job,
     pending: VecDeque<Pending>,
     /// Lines of a running `perft`.
-    perft: Option<Receiver<String>>,
+    perft: Option<Receiver<PerftLine>>,
+    /// `perft` commands that arrived while one was running (each with its position), served in
+    /// order.
+    perft_queue: VecDeque<(Position, u32)>,
     /// `ucinewgame` arrived during a search: clear the hash before the next one.
     clear_hash_pending: bool,
     input_closed: bool,
@@ -252,6 +261,7 @@ where
         job: Job::Idle,
         pending: VecDeque::new(),
         perft: None,
+        perft_queue: VecDeque::new(),
         clear_hash_pending: false,
         input_closed: false,
         quitting: false,
@@ -286,8 +296,18 @@ impl<W: Write> Session<W> {
                     }
                 }
                 recv(perft_rx) -> line => match line {
-                    Ok(line) => self.out.line(&line),
-                    Err(_) => self.perft = None,
+                    Ok(PerftLine::Line(line)) => self.out.line(&line),
+                    Ok(PerftLine::Last(line)) => {
+                        // Finished before the last line is out: a command sent after that
+                        // line finds no perft running.
+                        self.perft = None;
+                        self.out.line(&line);
+                        self.next_perft();
+                    }
+                    Err(_) => {
+                        self.perft = None;
+                        self.next_perft();
+                    }
                 },
             }
         }
@@ -299,7 +319,8 @@ impl<W: Write> Session<W> {
             || (self.input_closed
                 && matches!(self.job, Job::Idle)
                 && self.pending.is_empty()
-                && self.perft.is_none())
+                && self.perft.is_none()
+                && self.perft_queue.is_empty())
     }
 
     /// Leaves the engine: dropped normally, but leaked if its search did not stop in time, so
@@ -683,6 +704,7 @@ impl<W: Write> Session<W> {
 
     fn quit(&mut self) {
         self.pending.clear();
+        self.perft_queue.clear();
         self.stop_job();
         let deadline = Instant::now() + QUIT_GRACE;
         while self.busy() {
@@ -806,13 +828,23 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Counts from the current position; while another perft runs, this one waits its turn.
     fn perft(&mut self, depth: u32) {
-        if self.perft.is_some() {
-            self.out
-                .info_string("ignored 'perft': another perft is still running");
-            return;
-        }
         let pos = *self.game.position();
+        if self.perft.is_some() {
+            self.perft_queue.push_back((pos, depth));
+        } else {
+            self.start_perft(pos, depth);
+        }
+    }
+
+    fn next_perft(&mut self) {
+        if let Some((pos, depth)) = self.perft_queue.pop_front() {
+            self.start_perft(pos, depth);
+        }
+    }
+
+    fn start_perft(&mut self, pos: Position, depth: u32) {
         let (tx, rx) = unbounded();
         self.perft = Some(rx);
         // On a helper thread, so that the loop keeps answering (and `quit` is not delayed).
@@ -822,18 +854,21 @@ impl<W: Write> Session<W> {
             for &m in pos.legal_move_list().iter() {
                 let n = perft::perft_move(&pos, m, depth);
                 total += n;
-                if tx.send(format!("{m}: {n}")).is_err() {
+                if tx.send(PerftLine::Line(format!("{m}: {n}"))).is_err() {
                     return;
                 }
             }
             let secs = started.elapsed().as_secs_f64();
-            let _ = tx.send(String::new());
-            let _ = tx.send(format!("Time: {} ms", (secs * 1000.0).round() as u64));
-            let _ = tx.send(format!(
+            let _ = tx.send(PerftLine::Line(String::new()));
+            let _ = tx.send(PerftLine::Line(format!(
+                "Time: {} ms",
+                (secs * 1000.0).round() as u64
+            )));
+            let _ = tx.send(PerftLine::Line(format!(
                 "Nodes/second: {}",
                 (total as f64 / secs.max(1e-9)) as u64
-            ));
-            let _ = tx.send(format!("Nodes searched: {total}"));
+            )));
+            let _ = tx.send(PerftLine::Last(format!("Nodes searched: {total}")));
         });
     }
 

@@ -8,6 +8,7 @@ use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
 
 use super::shared::Shared;
 use super::tt::{TtBound, TtEntry};
+use super::types::Earlier;
 
 pub const INF: i32 = 32000;
 pub const MATE: i32 = 31000;
@@ -108,6 +109,26 @@ fn from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// A position on the line from the game's start to the node being searched.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Visit {
+    pub hash: u64,
+    /// Whether the side to move is in check there (set when the node is searched).
+    pub in_check: bool,
+    /// Reached by a null move: no repetition cycle may pass through it.
+    pub null: bool,
+}
+
+impl Visit {
+    pub fn new(hash: u64) -> Visit {
+        Visit {
+            hash,
+            in_check: false,
+            null: false,
+        }
+    }
+}
+
 /// One thread's search state.
 pub struct Searcher<'a> {
     pub(crate) shared: &'a Shared,
@@ -124,8 +145,8 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
-    /// Hashes of the game before the root and of the path from the root, current last.
-    pub(crate) path: Vec<u64>,
+    /// The game's positions before the root and the path from the root, current last.
+    pub(crate) path: Vec<Visit>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: Vec<usize>,
 }
@@ -183,18 +204,89 @@ impl<'a> Searcher<'a> {
         *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
     }
 
-    fn is_repetition(&self, pos: &Position) -> bool {
-        let n = self.path.len();
-        let back = pos.halfmove_clock() as usize;
-        let h = pos.hash();
-        let mut i = 2;
-        while i <= back && i < n {
-            if self.path[n - 1 - i] == h {
-                return true;
+    /// Starts the path with the game's earlier positions and the root `pos`.
+    pub(crate) fn set_path(&mut self, history: &[Earlier], pos: &Position) {
+        self.path.clear();
+        self.path.extend(history.iter().map(|e| Visit {
+            hash: e.hash,
+            in_check: e.in_check,
+            null: false,
+        }));
+        self.path.push(Visit {
+            hash: pos.hash(),
+            in_check: pos.in_check(),
+            null: false,
+        });
+    }
+
+    /// The value of `pos` (on top of the path, below the root) if the game has ended there by
+    /// the rules of its variant, `None` if play goes on. A position with no legal move is found
+    /// by the caller; this covers what comes before and after it in the rules' order.
+    ///
+    /// - `maniac` and `xiangqi`: a repetition. The third occurrence (counting positions before
+    ///   the root) ends the game as the rules say; so does a second one when the earlier
+    ///   occurrence lies inside the search (the players can repeat the cycle once more). The
+    ///   cycle runs from the oldest of the occurrences to now: a side that gave check with every
+    ///   one of its moves in it loses (a win is scored like a mate at this ply); both or
+    ///   neither: a draw. `jieqi` has no such rule: a repeated position is searched like any
+    ///   other.
+    /// - 120 plies without a capture: a draw, unless the side to move has no legal move
+    ///   (checkmate and the no-move loss come first).
+    fn game_end(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let variant = pos.variant();
+        if variant.repetition_ends_game() {
+            if let Some(v) = self.repetition_value(pos, ply) {
+                return Some(v);
             }
-            i += 2;
         }
-        false
+        if pos.halfmove_clock() >= variant.no_capture_draw_plies() {
+            return Some(if pos.has_no_moves() {
+                -MATE + ply as i32
+            } else {
+                0
+            });
+        }
+        None
+    }
+
+    fn repetition_value(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let n = self.path.len();
+        let back = (pos.halfmove_clock() as usize).min(n - 1);
+        let h = pos.hash();
+        // Distances back to the earlier occurrences, nearest first (at most two are needed).
+        let mut found = [0usize; 2];
+        let mut count = 0;
+        for i in 1..=back {
+            if self.path[n - i].null {
+                break;
+            }
+            let earlier = self.path[n - 1 - i];
+            if i % 2 == 0 && !earlier.null && earlier.hash == h {
+                found[count] = i;
+                count += 1;
+                if count == 2 {
+                    break;
+                }
+            }
+        }
+        let cycle = match count {
+            2 => found[1],
+            1 if found[0] < ply => found[0],
+            _ => return None,
+        };
+        // The cycle's plies lead to the positions path[n - cycle..n]; the last one was made by
+        // the side not to move now, and the sides alternate backwards.
+        let mut checks = [true, true]; // [side to move, the other side]
+        for k in 0..cycle {
+            if !self.path[n - 1 - k].in_check {
+                checks[(k + 1) % 2] = false;
+            }
+        }
+        Some(match checks {
+            [false, true] => MATE - ply as i32,
+            [true, false] => -MATE + ply as i32,
+            _ => 0,
+        })
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move, extend: bool) {
@@ -282,7 +374,7 @@ impl<'a> Searcher<'a> {
         }
         let mut c = *pos;
         c.play_unchecked(mv, None);
-        self.path.push(c.hash());
+        self.path.push(Visit::new(c.hash()));
         let v = -self.negamax(&c, node.child(), false);
         self.path.pop();
         v
@@ -297,6 +389,14 @@ impl<'a> Searcher<'a> {
             return self.shared.evaluate(pos);
         }
         let in_check = pos.in_check();
+        if ply > 0 {
+            if let Some(top) = self.path.last_mut() {
+                top.in_check = in_check;
+            }
+            if let Some(v) = self.game_end(pos, ply) {
+                return v;
+            }
+        }
         // Check extension on the principal variation only: with chance nodes below every flip,
         // extending every check multiplies the tree (a Maniac flip that changes owner often
         // checks the mover).
@@ -304,6 +404,11 @@ impl<'a> Searcher<'a> {
             node.depth += 1;
         }
         if node.depth <= 0 {
+            // Quiescence finds a side in check without a move; the rules make any side without
+            // a move lose.
+            if !in_check && !pos.has_legal_move() {
+                return -MATE + ply as i32;
+            }
             return self.qsearch(pos, node.alpha, node.beta, ply, 0);
         }
         self.count_node();
@@ -312,7 +417,7 @@ impl<'a> Searcher<'a> {
         }
         if ply == 0 {
             self.root_side = Some(pos.side_to_move());
-        } else if let Some(v) = self.draw_or_mate_distance(pos, &mut node) {
+        } else if let Some(v) = self.mate_distance(&mut node) {
             return v;
         }
         let key = pos.hash();
@@ -365,13 +470,9 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Below the root: a draw by repetition or by the no-capture limit, or a window narrowed to
-    /// the mate distances possible from this ply that leaves nothing to search.
-    fn draw_or_mate_distance(&self, pos: &Position, node: &mut Node) -> Option<i32> {
-        if self.is_repetition(pos) || pos.halfmove_clock() >= pos.variant().no_capture_draw_plies()
-        {
-            return Some(0);
-        }
+    /// Below the root: a window narrowed to the mate distances possible from this ply that
+    /// leaves nothing to search.
+    fn mate_distance(&self, node: &mut Node) -> Option<i32> {
         let ply = node.ply as i32;
         node.alpha = node.alpha.max(-MATE + ply);
         node.beta = node.beta.min(MATE - ply - 1);
@@ -418,7 +519,11 @@ impl<'a> Searcher<'a> {
         let r = params.null_move_reduction + depth / params.null_move_depth_divisor;
         let mut n = *pos;
         n.play_null();
-        self.path.push(n.hash());
+        self.path.push(Visit {
+            hash: n.hash(),
+            in_check: false,
+            null: true,
+        });
         let null = Node {
             depth: depth - 1 - r,
             alpha: -beta,
@@ -601,6 +706,14 @@ impl<'a> Searcher<'a> {
         }
         if ply >= MAX_PLY - 2 {
             return self.shared.evaluate(pos);
+        }
+        if pos.halfmove_clock() >= pos.variant().no_capture_draw_plies() {
+            // An evasion reached the no-capture limit (captures reset the count).
+            return if pos.has_no_moves() {
+                -MATE + ply as i32
+            } else {
+                0
+            };
         }
         let in_check = pos.in_check();
         if in_check && qdepth >= QS_EVASION_PLIES {

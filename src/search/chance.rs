@@ -266,7 +266,7 @@ impl<'a> Searcher<'a> {
     /// depth left for the outcome).
     fn outcome_value(&mut self, flip: &Flip, piece: Option<Piece>, node: Node) -> i32 {
         let c = outcome_position(flip.pos, flip.mv, piece, flip.learning);
-        self.path.push(c.hash());
+        self.path.push(super::alphabeta::Visit::new(c.hash()));
         let v = -self.negamax(&c, node.child(), false);
         self.path.pop();
         v
@@ -529,6 +529,7 @@ mod tests {
             Arc::new(Evaluator::new(None)),
         );
         let mut s = Searcher::new(&shared, false);
+        s.set_path(&[], pos);
         s.root_side = Some(pos.side_to_move());
         let w = EVAL_LIMIT - 1;
         s.chance(pos, mv, Node::root(depth, -w, w, false))

@@ -341,8 +341,7 @@ impl IterationClock {
 fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
     let main = id == 0;
     let (shared, pos) = (job.shared, &job.root.position);
-    s.path = job.root.history.clone();
-    s.path.push(pos.hash());
+    s.set_path(&job.root.history, pos);
     s.root_side = Some(pos.side_to_move());
     let mut rms = initial_root_moves(pos, job.moves);
     let multipv = job.options.multipv.clamp(1, rms.len());
@@ -544,8 +543,7 @@ fn monte_carlo(job: Job, deal: bool) -> Outcome {
     for depth in 1..=job.max_depth() {
         let search_world = |w: &Position| -> Option<Vec<i32>> {
             let mut s = Searcher::new(shared, true);
-            s.path = root.history.clone();
-            s.path.push(w.hash());
+            s.set_path(&root.history, w);
             s.root_side = Some(w.side_to_move());
             let mut scores = Vec::with_capacity(moves.len());
             for &mv in moves {

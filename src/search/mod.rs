@@ -18,5 +18,5 @@ mod window;
 pub use alphabeta::{is_mate_score, INF, MATE, MATE_BOUND};
 pub use engine::Engine;
 pub use params::{SearchParams, VariantParams};
-pub use types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
+pub use types::{Bound, Earlier, Info, Limits, Options, Report, Root, Score, SearchMode};
 pub use window::WindowSearch;

@@ -7,15 +7,23 @@ use crate::core::{Move, Position, Variant};
 use super::eval::Weights;
 use super::params::{SearchParams, VariantParams};
 
-/// What the search may know about the game before the root: hashes of the earlier positions
-/// since the last capture or flip, oldest first (for repetition detection).
+/// An earlier position of the game, as the rules on repetition need it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Earlier {
+    pub hash: u64,
+    /// Whether the side to move there was in check (the move that led there gave check).
+    pub in_check: bool,
+}
+
+/// What the search may know about the game before the root: the earlier positions since the
+/// last capture or flip, oldest first (for repetitions and perpetual check).
 #[derive(Clone, Debug)]
 pub struct Root {
     /// The position to search, as the side to move sees it (its pools are the belief state).
     pub position: Position,
-    /// Hashes of earlier positions since the last irreversible move, oldest first, not including
-    /// the root itself.
-    pub history: Vec<u64>,
+    /// Earlier positions since the last irreversible move, oldest first, not including the root
+    /// itself.
+    pub history: Vec<Earlier>,
 }
 
 impl Root {

@@ -62,6 +62,7 @@ impl WindowSearch {
         );
         shared.pure = self.exact;
         let mut s = Searcher::new(&shared, false);
+        s.set_path(&[], pos);
         let root = Node::root(self.depth, self.alpha, self.beta, self.pv);
         let v = s.negamax(pos, root, false);
         (v, s.nodes)
