@@ -98,6 +98,10 @@ enum Command {
     /// An option given twice takes its last value (scripts pass defaults first).
     #[command(args_override_self = true)]
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// Print the summary of a match played in shares (`match --shard`) from their records.
+    Merge(cli::merge::MergeArgs),
+    /// Write recorded games in JieqiBox's notation format.
+    Export(cli::export::ExportArgs),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
     Jai,
     /// Fit the evaluation weights to the results of recorded games (logistic regression).
@@ -135,6 +139,12 @@ fn install_experiment_from_env() -> Result<(), String> {
     Ok(())
 }
 
+/// The JAI loop on `input` and standard output.
+fn run_jai(input: impl std::io::BufRead) {
+    let out: jieqi::referee::jai::Out = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    jieqi::referee::jai::run(input, out);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Err(e) = install_weights_from_env().and_then(|_| install_experiment_from_env()) {
@@ -142,7 +152,15 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     match cli.command {
-        None | Some(Command::Uci) => {
+        None => {
+            // JieqiBox's match mode starts the program without arguments and sends `jai`.
+            match cli::first_command(std::io::BufReader::new(std::io::stdin())) {
+                (reader, true) => run_jai(reader),
+                (reader, false) => jieqi::protocol::uci::run(reader, std::io::stdout()),
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Command::Uci) => {
             jieqi::protocol::run_stdio();
             ExitCode::SUCCESS
         }
@@ -215,10 +233,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => cli::match_cmd::run(*args),
         Some(Command::Tune(args)) => cli::tune::run(*args),
+        Some(Command::Merge(args)) => cli::merge::run(args),
+        Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Jai) => {
-            let out: jieqi::referee::jai::Out =
-                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            jieqi::referee::jai::run(std::io::stdin().lock(), out);
+            run_jai(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
     }

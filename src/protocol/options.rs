@@ -149,7 +149,9 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "UCI_ShowWDL",
         ucci_name: None,
         uci: true,
-        kind: OptionKind::Check { default: false },
+        // On by default: JieqiBox never sets it and shows its WDL bar only when `wdl` comes;
+        // GUIs that do not know `wdl` skip it.
+        kind: OptionKind::Check { default: true },
         timing: Timing::Now,
     },
     OptionSpec {
@@ -555,7 +557,7 @@ mod tests {
         let s = Settings::default();
         assert_eq!(s.engine_options(), Options::default());
         assert_eq!(s.variant, Variant::Jieqi);
-        assert!(!s.ponder && !s.show_wdl && !s.use_millisec);
+        assert!(!s.ponder && s.show_wdl && !s.use_millisec);
     }
 
     #[test]

@@ -144,6 +144,13 @@ impl Engine {
         }
     }
 
+    /// Nodes and milliseconds of the last search (of the running one: so far).
+    pub fn last_search_totals(&self) -> Option<(u64, u64)> {
+        self.current
+            .as_ref()
+            .map(|s| (s.total_nodes(), s.elapsed_ms()))
+    }
+
     /// Whether a search is running (until just before its `Done` report is sent).
     pub fn is_searching(&self) -> bool {
         self.searching.load(Ordering::SeqCst)
