@@ -73,6 +73,10 @@ enum Command {
         /// Also print every progress line.
         #[arg(long)]
         verbose: bool,
+        /// Also value each identity this flip move can reveal (repeatable; the best move's
+        /// odds are given whenever it is a flip).
+        #[arg(long = "odds", value_name = "MOVE")]
+        odds: Vec<String>,
     },
     /// Draw a position: a text board in the terminal, and an SVG picture with --svg.
     Show {
@@ -191,6 +195,7 @@ fn main() -> ExitCode {
             seed,
             json,
             verbose,
+            odds,
         }) => match cli::load_position(fen.as_deref(), variant) {
             Ok(pos) => {
                 let limits = Limits {
@@ -210,8 +215,7 @@ fn main() -> ExitCode {
                     move_overhead_ms: 0,
                     ..Options::default()
                 };
-                cli::analyze::run(pos, limits, options, json, verbose);
-                ExitCode::SUCCESS
+                cli::analyze::run(pos, limits, options, json, verbose, &odds)
             }
             Err(e) => {
                 eprintln!("error: {e}");

@@ -44,6 +44,8 @@ pub enum OptionId {
     SearchMode,
     Samples,
     Seed,
+    /// Report what each identity of a flip best move would be worth.
+    FlipOdds,
     /// UCCI: clock values in milliseconds instead of seconds.
     UseMillisec,
     /// UCCI's button for a new game (UCI has `ucinewgame`).
@@ -198,6 +200,14 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: 2147483647,
         },
+        timing: Timing::NextSearch,
+    },
+    OptionSpec {
+        id: OptionId::FlipOdds,
+        name: "FlipOdds",
+        ucci_name: None,
+        uci: true,
+        kind: OptionKind::Check { default: false },
         timing: Timing::NextSearch,
     },
     OptionSpec {
@@ -410,6 +420,7 @@ pub struct Settings {
     pub mode: SearchMode,
     pub samples: usize,
     pub seed: u64,
+    pub flip_odds: bool,
     pub use_millisec: bool,
 }
 
@@ -436,6 +447,7 @@ impl Default for Settings {
             mode: SearchMode::default(),
             samples: 0,
             seed: 0,
+            flip_odds: false,
             use_millisec: false,
         };
         for spec in OPTIONS {
@@ -491,6 +503,7 @@ impl Settings {
             OptionId::Samples => self.samples = int(value) as usize,
             OptionId::Seed => self.seed = int(value),
             OptionId::UseMillisec => self.use_millisec = flag,
+            OptionId::FlipOdds => self.flip_odds = flag,
             OptionId::Variant => {
                 if let Value::Choice(c) = value {
                     self.variant = c.parse().unwrap_or_default();
@@ -515,6 +528,7 @@ impl Settings {
             mode: self.mode,
             samples: self.samples,
             seed: self.seed,
+            flip_odds: self.flip_odds,
             ..Options::default()
         }
     }
@@ -543,6 +557,7 @@ impl Settings {
             OptionId::Samples => self.samples.to_string(),
             OptionId::Seed => self.seed.to_string(),
             OptionId::UseMillisec => self.use_millisec.to_string(),
+            OptionId::FlipOdds => self.flip_odds.to_string(),
             OptionId::ClearHash | OptionId::NewGame => String::new(),
         }
     }

@@ -8,6 +8,7 @@ pub mod chance;
 pub mod driver;
 pub mod engine;
 pub mod eval;
+pub mod odds;
 pub mod shared;
 pub mod time;
 pub mod tt;

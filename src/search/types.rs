@@ -246,6 +246,9 @@ pub struct Options {
     pub seed: u64,
     /// Chance node after the root side captures a face-down piece (it learns the identity).
     pub learn_captures: bool,
+    /// When the best move flips a piece: after the search, value each identity it can reveal
+    /// (see [`super::odds`]) and report them in a `Report::Text` starting with `flipodds`.
+    pub flip_odds: bool,
 }
 
 impl Default for Options {
@@ -259,6 +262,7 @@ impl Default for Options {
             samples: 8,
             seed: 1,
             learn_captures: true,
+            flip_odds: false,
         }
     }
 }
