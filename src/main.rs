@@ -145,7 +145,8 @@ fn install_experiment_from_env() -> Result<(), String> {
 
 /// The JAI loop on `input` and standard output.
 fn run_jai(input: impl std::io::BufRead) {
-    let out: jieqi::referee::jai::Out = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    let out: jieqi::referee::jai::Out =
+        std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
     jieqi::referee::jai::run(input, out);
 }
 

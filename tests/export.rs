@@ -31,7 +31,11 @@ fn replay(notation: &Json, record: &Json) -> usize {
     assert_eq!(s(meta, "result"), s(record, "result"));
     assert_eq!(s(meta, "flipMode"), "random");
     let initial = s(meta, "initialFen");
-    assert_eq!(initial.split_whitespace().count(), 6, "JieqiBox's 6 fields: {initial}");
+    assert_eq!(
+        initial.split_whitespace().count(),
+        6,
+        "JieqiBox's 6 fields: {initial}"
+    );
     let (start, warnings) =
         Position::from_setup(&fen::parse(initial).unwrap(), Variant::Jieqi).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
@@ -47,7 +51,9 @@ fn replay(notation: &Json, record: &Json) -> usize {
         assert_eq!(mv.to_string(), s(r, "move"));
         let pos = *game.position();
         let mut letters = data[4..].chars().map(|c| Piece::from_char(c).unwrap());
-        let flip = pos.is_flip(mv).then(|| letters.next().expect("flip letter"));
+        let flip = pos
+            .is_flip(mv)
+            .then(|| letters.next().expect("flip letter"));
         let captured = pos
             .captures_hidden(mv)
             .then(|| letters.next().expect("captured letter"));
@@ -64,9 +70,13 @@ fn replay(notation: &Json, record: &Json) -> usize {
             assert_eq!(time, r.get("time_ms").and_then(Json::as_i64));
             let want = r.get("score").and_then(|sc| {
                 sc.get("cp").and_then(Json::as_i64).or_else(|| {
-                    sc.get("mate")
-                        .and_then(Json::as_i64)
-                        .map(|n| if n >= 0 { 30000 - n } else { -30000 - n })
+                    sc.get("mate").and_then(Json::as_i64).map(|n| {
+                        if n >= 0 {
+                            30000 - n
+                        } else {
+                            -30000 - n
+                        }
+                    })
                 })
             });
             assert_eq!(score, want, "{data}");
@@ -85,14 +95,20 @@ fn exported_games_replay_on_the_rules_core() {
     // Book moves too (a flip and its reply), which carry no engine data.
     std::fs::write(&openings, "b2e2 h9g7\n").unwrap();
     let out = Command::new(JIEQI)
-        .args(["match", "--engine", JIEQI, "--engine", JIEQI, "--games", "2"])
+        .args([
+            "match", "--engine", JIEQI, "--engine", JIEQI, "--games", "2",
+        ])
         .args(["--nodes", "800", "--quiet", "--openings"])
         .arg(&openings)
         .arg("--out")
         .arg(&records)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let recs: Vec<Json> = std::fs::read_to_string(&records)
         .unwrap()
         .lines()

@@ -86,10 +86,7 @@ impl Gui {
     fn handshake(&mut self) -> Vec<String> {
         self.send("jai");
         let hello = self.until("jaiok", 5, |l| l == "jaiok");
-        assert!(
-            hello.iter().any(|l| l.starts_with("id name ")),
-            "{hello:?}"
-        );
+        assert!(hello.iter().any(|l| l.starts_with("id name ")), "{hello:?}");
         self.send("isready");
         self.until("readyok", 10, |l| l == "readyok");
         hello
@@ -147,7 +144,10 @@ fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
         empties += (value == "<empty>") as usize;
         gui.send(&format!("setoption name {name} value {value}"));
     }
-    assert!(empties >= 4, "names, book and record file replayed as <empty>");
+    assert!(
+        empties >= 4,
+        "names, book and record file replayed as <empty>"
+    );
     gui.send("isready");
     let replies = gui.until("readyok", 10, |l| l == "readyok");
     assert!(
@@ -158,7 +158,9 @@ fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
     let lines = gui.until("info matchend", 120, |l| l.starts_with("info matchend"));
     assert_eq!(lines.last().unwrap(), "info matchend finished", "{lines:?}");
     assert!(
-        !lines.iter().any(|l| l.contains("error") || l.contains("warning")),
+        !lines
+            .iter()
+            .any(|l| l.contains("error") || l.contains("warning")),
         "{lines:?}"
     );
 
@@ -188,7 +190,10 @@ fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
                 assert!(l.contains(" score ") && l.contains(" pv "), "{l}");
                 depth_lines += 1;
             } else if let Some(m) = l.strip_prefix("info move ") {
-                assert!(depth_lines > 0, "the engine's lines come before its move: {m}");
+                assert!(
+                    depth_lines > 0,
+                    "the engine's lines come before its move: {m}"
+                );
                 depth_lines = 0;
                 moves += 1;
             }
@@ -244,7 +249,10 @@ fn a_match_that_cannot_start_says_matchend_error() {
     );
     assert_eq!(lines[1], "info matchend error");
     let missing = dir.join("no-such-engine");
-    gui.send(&format!("setoption name Engine1Path value {}", missing.display()));
+    gui.send(&format!(
+        "setoption name Engine1Path value {}",
+        missing.display()
+    ));
     gui.send(&format!("setoption name Engine2Path value {JIEQI}"));
     gui.send("startmatch");
     let lines = gui.until("matchend", 10, |l| l.starts_with("info matchend"));

@@ -75,7 +75,12 @@ fn whole_and_shards(test: &str, args: &[String], games: usize) {
     for i in 1..=3 {
         let name = file(&format!("share{i}.jsonl"));
         let mut a = args.to_vec();
-        a.extend(["--shard".into(), format!("{i}/3"), "--out".into(), name.clone()]);
+        a.extend([
+            "--shard".into(),
+            format!("{i}/3"),
+            "--out".into(),
+            name.clone(),
+        ]);
         run(&a);
         let recs = records(Path::new(&name));
         // Share i plays the scheduled pairs k with k mod 3 = i-1: games 2k+1 and 2k+2.
@@ -110,7 +115,11 @@ fn whole_and_shards(test: &str, args: &[String], games: usize) {
     ]);
     let part = String::from_utf8(part.stdout).unwrap();
     assert!(
-        part.trim_end().lines().last().unwrap().starts_with("Incomplete: "),
+        part.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("Incomplete: "),
         "{part}"
     );
 }
@@ -126,8 +135,20 @@ fn a_match_in_three_shares_merges_to_the_whole_run() {
     whole_and_shards(
         "match",
         &args(&[
-            "match", "--engine", &a, "--engine", &b, "--games", "8", "--seed", "7", "--quiet",
-            "--sprt", "elo0=0", "elo1=20", "minpairs=1000",
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "8",
+            "--seed",
+            "7",
+            "--quiet",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
+            "minpairs=1000",
         ]),
         8,
     );
@@ -153,8 +174,21 @@ fn merge_refuses_records_of_other_matches_and_repeated_games() {
     let file = |n: &str| dir.join(n).to_str().unwrap().to_string();
     let base = |seed: &str, out: &str, shard: &str| {
         let mut a = args(&[
-            "match", "--engine", JIEQI, "--engine", JIEQI, "--games", "4", "--nodes", "300",
-            "--max-plies", "6", "--quiet", "--seed", seed, "--out",
+            "match",
+            "--engine",
+            JIEQI,
+            "--engine",
+            JIEQI,
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--max-plies",
+            "6",
+            "--quiet",
+            "--seed",
+            seed,
+            "--out",
         ]);
         a.push(file(out));
         a.extend(["--shard".to_string(), shard.to_string()]);
@@ -181,7 +215,9 @@ fn merge_refuses_records_of_other_matches_and_repeated_games() {
     assert_eq!(out.status.code(), Some(1));
     // A share out of range is an argument error.
     let out = Command::new(JIEQI)
-        .args(["match", "--engine", JIEQI, "--engine", JIEQI, "--shard", "4/3"])
+        .args([
+            "match", "--engine", JIEQI, "--engine", JIEQI, "--shard", "4/3",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -126,10 +126,7 @@ fn the_last_scored_line_is_the_result_and_wdl_is_shown() {
     e.send("position startpos");
     e.send("go nodes 30000");
     let lines = e.until("bestmove ");
-    assert!(
-        lines.iter().any(|l| l.contains(" multipv 3 ")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
     check_final_line(&lines);
     // One line, a search cut by its node budget mid-iteration.
     e.send("setoption name MultiPV value 1");
@@ -201,7 +198,11 @@ fn flip_odds_name_every_identity_of_the_best_flip() {
     // At the start every move flips a piece.
     e.send("go nodes 5000");
     let lines = e.until("bestmove ");
-    let best = lines.last().unwrap()[9..].split_whitespace().next().unwrap().to_string();
+    let best = lines.last().unwrap()[9..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
     let odds = lines
         .iter()
         .find(|l| l.starts_with("info string flipodds "))
@@ -247,7 +248,10 @@ fn analyze_json_gives_flip_odds_for_the_best_and_named_moves() {
         .map(|o| o.get("move").and_then(|m| m.as_str()).unwrap())
         .collect();
     assert_eq!(moves[0], best, "the best move (a flip at the start) first");
-    assert!(moves.contains(&"b0c2") && moves.contains(&"h0g2"), "{moves:?}");
+    assert!(
+        moves.contains(&"b0c2") && moves.contains(&"h0g2"),
+        "{moves:?}"
+    );
     for o in odds {
         let ids = o.get("identities").and_then(|i| i.as_array()).unwrap();
         assert_eq!(o.get("total").and_then(|t| t.as_i64()), Some(15));

@@ -54,7 +54,8 @@ pub fn run(args: ExportArgs) -> ExitCode {
             };
             let path = dir.join(format!("game-{n}.json"));
             let result = convert(r).and_then(|j| {
-                std::fs::write(&path, format!("{j}\n")).map_err(|e| format!("{}: {e}", path.display()))
+                std::fs::write(&path, format!("{j}\n"))
+                    .map_err(|e| format!("{}: {e}", path.display()))
             });
             if let Err(e) = result {
                 eprintln!("error: {e}");
@@ -66,7 +67,10 @@ pub fn run(args: ExportArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let Ok(n) = args.game.trim().parse::<i64>() else {
-        eprintln!("error: --game '{}' is not a game number or 'all'", args.game);
+        eprintln!(
+            "error: --game '{}' is not a game number or 'all'",
+            args.game
+        );
         return ExitCode::from(2);
     };
     let Some(r) = records.iter().find(|r| number(&r.json) == Some(n)) else {

@@ -10,8 +10,8 @@ use clap::Args;
 use jieqi::core::{Position, Variant};
 use jieqi::referee::deal;
 use jieqi::referee::runner::{
-    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule,
-    Shard, Tournament,
+    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule, Shard,
+    Tournament,
 };
 use jieqi::referee::stats::Sprt;
 use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};

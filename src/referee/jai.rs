@@ -372,7 +372,11 @@ impl MatchObserver for Reporter {
                 say(&self.out, &format!("info game {game_no}/{}", self.total));
                 say(
                     &self.out,
-                    &format!("info engine {} {}", one_word(&names[0]), one_word(&names[1])),
+                    &format!(
+                        "info engine {} {}",
+                        one_word(&names[0]),
+                        one_word(&names[1])
+                    ),
                 );
                 say(
                     &self.out,

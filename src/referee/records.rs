@@ -149,7 +149,8 @@ pub fn merge(records: &[Record]) -> Result<Merged, String> {
         // A pair counts once both its games are in, at its second game.
         if game % 2 == 0 {
             if let Some((_, o1, ..)) = games.get(&(game - 1)) {
-                let pts = o1.points(crate::core::Color::Red) + outcome.points(crate::core::Color::Black);
+                let pts =
+                    o1.points(crate::core::Color::Red) + outcome.points(crate::core::Color::Black);
                 summary.pairs[((pts * 2.0).round() as usize).min(4)] += 1;
             }
         }
@@ -208,7 +209,8 @@ pub fn jieqibox_notation(r: &Json) -> Result<Json, String> {
         .ok_or("no variant")?;
     let start_fen = text(r, "start_fen").ok_or("no start_fen")?;
     let setup = fen::parse(start_fen).map_err(|e| format!("start_fen: {e}"))?;
-    let (start, _) = Position::from_setup(&setup, variant).map_err(|e| format!("start_fen: {e}"))?;
+    let (start, _) =
+        Position::from_setup(&setup, variant).map_err(|e| format!("start_fen: {e}"))?;
     let deal_text = text(r, "deal").ok_or("no deal")?;
     let mut dealt = start;
     if deal_text != "-" {
@@ -250,9 +252,13 @@ pub fn jieqibox_notation(r: &Json) -> Result<Json, String> {
                 if let Some(c) = s.get("cp").and_then(Json::as_i64) {
                     Some(c)
                 } else {
-                    s.get("mate")
-                        .and_then(Json::as_i64)
-                        .map(|n| if n >= 0 { 30000 - n } else { -30000 - n })
+                    s.get("mate").and_then(Json::as_i64).map(|n| {
+                        if n >= 0 {
+                            30000 - n
+                        } else {
+                            -30000 - n
+                        }
+                    })
                 }
             });
             if let Some(s) = score {
@@ -268,11 +274,17 @@ pub fn jieqibox_notation(r: &Json) -> Result<Json, String> {
     let game_no = r.get("game").and_then(Json::as_i64).unwrap_or(0);
     let round = r.get("pair").and_then(Json::as_i64).unwrap_or(0);
     let metadata = Json::Obj(vec![
-        ("event".into(), Json::str(format!("jieqi match, game {game_no}"))),
+        (
+            "event".into(),
+            Json::str(format!("jieqi match, game {game_no}")),
+        ),
         ("site".into(), Json::str("jieqi")),
         ("round".into(), Json::str(round.to_string())),
         ("white".into(), Json::str(text(r, "red").unwrap_or("Red"))),
-        ("black".into(), Json::str(text(r, "black").unwrap_or("Black"))),
+        (
+            "black".into(),
+            Json::str(text(r, "black").unwrap_or("Black")),
+        ),
         ("result".into(), Json::str(result)),
         ("initialFen".into(), Json::str(initial)),
         ("flipMode".into(), Json::str("random")),

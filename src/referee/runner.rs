@@ -15,7 +15,9 @@ use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
 use super::deal::{self, SplitMix64};
-use super::game::{play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat};
+use super::game::{
+    play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
+};
 use super::json::Json;
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
 use super::view::TruePly;
@@ -282,7 +284,11 @@ impl MatchIdentity {
             .and_then(Json::as_array)
             .ok_or("match: no engines")?
             .iter()
-            .map(|n| n.as_str().map(str::to_string).ok_or("match: a bad engine name"))
+            .map(|n| {
+                n.as_str()
+                    .map(str::to_string)
+                    .ok_or("match: a bad engine name")
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let schedule = match v.get("schedule").and_then(Json::as_str) {
             Some("round-robin") => Schedule::RoundRobin,
