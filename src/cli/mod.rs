@@ -87,3 +87,28 @@ pub fn first_command<R: std::io::BufRead>(
     is_jai = is_jai || String::from_utf8_lossy(&seen[line_start..]).trim() == "jai";
     (std::io::Cursor::new(seen).chain(input), is_jai)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::first_command;
+    use std::io::Read;
+
+    fn run(input: &str) -> (String, bool) {
+        let (mut r, jai) = first_command(input.as_bytes());
+        let mut all = String::new();
+        r.read_to_string(&mut all).unwrap();
+        (all, jai)
+    }
+
+    #[test]
+    fn the_first_non_blank_line_decides_and_nothing_is_lost() {
+        assert_eq!(run("jai\nisready\n"), ("jai\nisready\n".to_string(), true));
+        assert_eq!(run("\n  \r\n jai \r\nquit\n").1, true);
+        assert_eq!(run("jai").1, true);
+        assert_eq!(run("uci\njai\n"), ("uci\njai\n".to_string(), false));
+        assert_eq!(run("jaiok\n").1, false);
+        assert_eq!(run(""), (String::new(), false));
+        let long = format!("{}\njai\n", "x".repeat(10_000));
+        assert_eq!(run(&long), (long.clone(), false));
+    }
+}

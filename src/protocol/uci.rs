@@ -196,7 +196,7 @@ struct Search {
     stop_sent: bool,
     /// The latest report of the first line (multipv 1), its PV cleaned: the base of the final
     /// `info` line sent before `bestmove`.
-    last_main: Option<(Info, Vec<Move>)>,
+    last_main: Option<Box<(Info, Vec<Move>)>>,
 }
 
 /// `bench`: a fixed set of positions searched one after another to a fixed depth, each by a
@@ -778,7 +778,7 @@ impl<W: Write> Session<W> {
                 let line = format::info_line(&info, &pv, self.settings.show_wdl, self.dialect);
                 self.out.line(&line);
                 if info.multipv <= 1 {
-                    s.last_main = Some((info, pv));
+                    s.last_main = Some(Box::new((info, pv)));
                 }
             }
             Job::Bench(b) => b.current_nodes = b.current_nodes.max(info.nodes),
@@ -816,7 +816,7 @@ impl<W: Write> Session<W> {
     /// reported.
     fn final_info(&self, s: &Search, best: Option<Move>) -> Option<String> {
         let best = best?;
-        let (mut info, mut pv) = s.last_main.clone()?;
+        let (mut info, mut pv) = *s.last_main.clone()?;
         if pv.first() != Some(&best) {
             pv = vec![best];
             if info.bound == crate::search::Bound::Exact {
