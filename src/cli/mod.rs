@@ -103,10 +103,10 @@ mod tests {
     #[test]
     fn the_first_non_blank_line_decides_and_nothing_is_lost() {
         assert_eq!(run("jai\nisready\n"), ("jai\nisready\n".to_string(), true));
-        assert_eq!(run("\n  \r\n jai \r\nquit\n").1, true);
-        assert_eq!(run("jai").1, true);
+        assert!(run("\n  \r\n jai \r\nquit\n").1);
+        assert!(run("jai").1);
         assert_eq!(run("uci\njai\n"), ("uci\njai\n".to_string(), false));
-        assert_eq!(run("jaiok\n").1, false);
+        assert!(!run("jaiok\n").1);
         assert_eq!(run(""), (String::new(), false));
         let long = format!("{}\njai\n", "x".repeat(10_000));
         assert_eq!(run(&long), (long.clone(), false));
