@@ -186,6 +186,13 @@ fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
         let mut depth_lines = 0;
         let mut moves = 0;
         for l in &game[fen_at + 1..] {
+            if l.starts_with("info result ") {
+                break;
+            }
+            assert!(
+                l.starts_with("info depth ") || l.starts_with("info move "),
+                "during a game only the engines' search lines and the moves: {l}"
+            );
             if l.starts_with("info depth ") {
                 assert!(l.contains(" score ") && l.contains(" pv "), "{l}");
                 depth_lines += 1;

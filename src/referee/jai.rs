@@ -387,7 +387,12 @@ impl MatchObserver for Reporter {
                 );
                 say(&self.out, &format!("info fen {start_fen}"));
             }
-            LiveEvent::Info { line, .. } => say(&self.out, line),
+            // The engine's search lines (not its `info string` messages).
+            LiveEvent::Info { line, .. } => {
+                if line.split_whitespace().nth(1) == Some("depth") {
+                    say(&self.out, line.trim());
+                }
+            }
             LiveEvent::Moved { ply, time_ms, .. } => say(
                 &self.out,
                 &format!("info move {} time {time_ms}", view::move_text(ply, None)),
