@@ -73,6 +73,10 @@ enum Command {
         /// Also print every progress line.
         #[arg(long)]
         verbose: bool,
+        /// Also value each identity this flip move can reveal (repeatable; the best move's
+        /// odds are given whenever it is a flip).
+        #[arg(long = "odds", value_name = "MOVE")]
+        odds: Vec<String>,
     },
     /// Draw a position: a text board in the terminal, and an SVG picture with --svg.
     Show {
@@ -98,6 +102,10 @@ enum Command {
     /// An option given twice takes its last value (scripts pass defaults first).
     #[command(args_override_self = true)]
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// Print the summary of a match played in shares (`match --shard`) from their records.
+    Merge(cli::merge::MergeArgs),
+    /// Write recorded games in JieqiBox's notation format.
+    Export(cli::export::ExportArgs),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
     Jai,
     /// Fit the evaluation weights to the results of recorded games (logistic regression).
@@ -109,10 +117,25 @@ fn parse_mode(s: &str) -> Result<SearchMode, String> {
         .ok_or_else(|| format!("unknown mode '{s}' (expected expectimax, pimc or hybrid)"))
 }
 
+/// The JAI loop on `input` and standard output.
+fn run_jai(input: impl std::io::BufRead) {
+    let out: jieqi::referee::jai::Out =
+        std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    jieqi::referee::jai::run(input, out);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None | Some(Command::Uci) => {
+        None => {
+            // JieqiBox's match mode starts the program without arguments and sends `jai`.
+            match cli::first_command(std::io::BufReader::new(std::io::stdin())) {
+                (reader, true) => run_jai(reader),
+                (reader, false) => jieqi::protocol::uci::run(reader, std::io::stdout()),
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Command::Uci) => {
             jieqi::protocol::run_stdio();
             ExitCode::SUCCESS
         }
@@ -143,6 +166,7 @@ fn main() -> ExitCode {
             seed,
             json,
             verbose,
+            odds,
         }) => match cli::load_position(fen.as_deref(), variant) {
             Ok(pos) => {
                 let limits = Limits {
@@ -162,8 +186,7 @@ fn main() -> ExitCode {
                     move_overhead_ms: 0,
                     ..Options::default()
                 };
-                cli::analyze::run(pos, limits, options, json, verbose);
-                ExitCode::SUCCESS
+                cli::analyze::run(pos, limits, options, json, verbose, &odds)
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -185,10 +208,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => cli::match_cmd::run(*args),
         Some(Command::Tune(args)) => cli::tune::run(*args),
+        Some(Command::Merge(args)) => cli::merge::run(args),
+        Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Jai) => {
-            let out: jieqi::referee::jai::Out =
-                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            jieqi::referee::jai::run(std::io::stdin().lock(), out);
+            run_jai(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
     }

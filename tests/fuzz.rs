@@ -1115,8 +1115,11 @@ struct Model {
     dialect: Dialect,
     settings: Settings,
     game: GameState,
-    /// The position each `go` searches, in order.
-    searches: Vec<Position>,
+    /// The position each `go` searches, in order (`None`: the last `position` was refused, so
+    /// the `go` answers `bestmove (none)`).
+    searches: Vec<Option<Position>>,
+    /// The last `position` command was refused (until a position is accepted or reset).
+    refused: bool,
     /// (6-field FEN, hash) each `d` shows, in order.
     displays: Vec<(String, u64)>,
     isready: usize,
@@ -1133,6 +1136,7 @@ impl Model {
             game: GameState::startpos(settings.variant),
             settings,
             searches: Vec::new(),
+            refused: false,
             displays: Vec::new(),
             isready: 0,
             input: Vec::new(),
@@ -1146,6 +1150,7 @@ impl Model {
 
     fn reset(&mut self) {
         self.game = GameState::startpos(self.variant());
+        self.refused = false;
     }
 
     /// Sends `line` if its work is bounded, and follows what it does. Lines that would end the
@@ -1169,7 +1174,8 @@ impl Model {
                 if !(bounded || go.infinite) {
                     return;
                 }
-                self.searches.push(*self.game.position());
+                let searched = (!self.refused).then(|| *self.game.position());
+                self.searches.push(searched);
             }
             Ok(Command::SetOption { name, value }) => {
                 if options::find(&name).is_some_and(|s| s.id == OptionId::NewGame) {
@@ -1198,11 +1204,20 @@ impl Model {
             }
             Ok(Command::UciNewGame) => self.reset(),
             Ok(Command::Position(p)) => {
-                // All or nothing: a refused command keeps the previous position.
-                if let Ok((state, _)) = game_position::build(&p, self.variant()) {
-                    self.game = state;
+                // All or nothing: a refused command keeps the previous position (and the
+                // next `go` searches nothing).
+                match game_position::build(&p, self.variant()) {
+                    Ok((state, _)) => {
+                        self.game = state;
+                        self.refused = false;
+                    }
+                    Err(_) => self.refused = true,
                 }
             }
+            Err(command::ParseError::Invalid {
+                command: "position",
+                ..
+            }) => self.refused = true,
             Ok(Command::Display) => {
                 let pos = self.game.position();
                 self.displays.push((pos.fen6(), pos.hash()));
@@ -1271,8 +1286,16 @@ impl Model {
             context()
         );
         for (line, pos) in bestmoves.iter().zip(&self.searches) {
-            check_bestmove(line, pos)
-                .map_err(|e| TestCaseError::fail(format!("{e}{}", context())))?;
+            match pos {
+                Some(pos) => check_bestmove(line, pos)
+                    .map_err(|e| TestCaseError::fail(format!("{e}{}", context())))?,
+                None => prop_assert!(
+                    *line == "bestmove (none)" || *line == "nobestmove",
+                    "{:?} after a refused position{}",
+                    line,
+                    context()
+                ),
+            }
         }
         let expected: Vec<(String, String)> = self
             .displays

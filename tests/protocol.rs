@@ -93,7 +93,7 @@ fn works_without_a_handshake_and_answers_each_go_once() {
     let (infos, best) = e.bestmove();
     let start = Position::startpos(Variant::Jieqi);
     for l in &infos {
-        check_info(l, &start, false);
+        check_info(l, &start, true);
     }
     check_bestmove(&best, &start).expect("a move");
     // An idle stop is silent, and no second bestmove appears.
@@ -169,7 +169,7 @@ fn position_and_setoption_during_a_search() {
     e.send("go nodes 3000");
     let (infos, best) = e.bestmove();
     for l in &infos {
-        check_info(l, &mid, false);
+        check_info(l, &mid, true);
     }
     check_bestmove(&best, &mid);
 }
@@ -377,7 +377,7 @@ fn variant_option_switches_the_rules() {
     e.send("go depth 2");
     let (infos, best) = e.bestmove();
     for l in &infos {
-        check_info(l, &pos, false);
+        check_info(l, &pos, true);
     }
     check_bestmove(&best, &pos).expect("a move");
 }
@@ -736,6 +736,12 @@ fn non_utf8_and_very_long_lines_are_survived() {
         ),
         "{replies:?}"
     );
+    // A refused position leaves nothing to search (protocol.md section 10) ...
+    e.send("go depth 1");
+    let (_, best) = e.bestmove();
+    assert_eq!(best, "bestmove (none)");
+    // ... until the next accepted one.
+    e.send("position startpos");
     e.send("go depth 1");
     let (_, best) = e.bestmove();
     check_bestmove(&best, &position(XIANGQI_START, Variant::Xiangqi));

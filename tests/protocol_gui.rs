@@ -352,7 +352,7 @@ fn jieqiarena_match_without_handshake() {
         let (infos, best) = e.bestmove();
         let view = arena.views[side.index()];
         for l in &infos {
-            check_info(l, &view, false);
+            check_info(l, &view, true);
         }
         let Some(m) = check_bestmove(&best, &view) else {
             break; // a side without a move has lost

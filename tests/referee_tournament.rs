@@ -439,7 +439,7 @@ fn jai_plays_a_match_and_shows_every_move() {
         }
     }
     let wld = all.iter().rfind(|l| l.starts_with("info wld ")).unwrap();
-    assert_eq!(wld, &format!("info wld {w} {l} {d}"));
+    assert_eq!(wld, &format!("info wld {w}-{l}-{d}"));
     jai.send("quit");
     let deadline = Instant::now() + Duration::from_secs(5);
     while jai.child.try_wait().unwrap().is_none() {

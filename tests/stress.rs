@@ -80,6 +80,8 @@ struct SentGo {
     pos: Position,
     /// `searchmoves` (empty: any legal move).
     allowed: Vec<Move>,
+    /// Sent after a refused `position`: answered with `bestmove (none)`, nothing searched.
+    refused: bool,
 }
 
 /// The engine as the stream believes it to be, and everything sent and seen.
@@ -98,6 +100,8 @@ struct Stream {
     marks: usize,
     bad_positions_sent: usize,
     bad_positions_seen: usize,
+    /// The last `position` was refused (until a position is accepted or the game reset).
+    refused: bool,
     commands: usize,
     stops: usize,
     ponderhits: usize,
@@ -124,6 +128,7 @@ impl Stream {
             marks: 0,
             bad_positions_sent: 0,
             bad_positions_seen: 0,
+            refused: false,
             commands: 0,
             stops: 0,
             ponderhits: 0,
@@ -163,6 +168,7 @@ impl Stream {
             90..=91 => {
                 self.send("ucinewgame");
                 self.pos = Position::startpos(self.variant);
+                self.refused = false;
             }
             _ => thread::sleep(Duration::from_millis(self.rng.below(4) as u64)),
         }
@@ -249,6 +255,7 @@ impl Stream {
             line: line.clone(),
             pos: self.pos,
             allowed,
+            refused: self.refused,
         });
         self.tail = tail;
         self.send(&line);
@@ -272,6 +279,7 @@ impl Stream {
                 if v != self.variant {
                     self.variant = v;
                     self.pos = Position::startpos(v);
+                    self.refused = false;
                 }
                 format!("setoption name UCI_Variant value {}", v.name())
             }
@@ -289,6 +297,7 @@ impl Stream {
             // a0a9 is blocked in every variant's start position.
             self.send("position startpos moves a0a9");
             self.bad_positions_sent += 1;
+            self.refused = true;
             return;
         }
         let v = self.variant;
@@ -326,6 +335,7 @@ impl Stream {
             }
         }
         self.pos = pos;
+        self.refused = false;
         self.send(&line);
     }
 
@@ -377,7 +387,12 @@ impl Stream {
                     self.gos.len()
                 );
             };
-            let best = check_bestmove(line, &go.pos);
+            let best = if go.refused {
+                assert_eq!(line, "bestmove (none)", "after a refused position");
+                None
+            } else {
+                check_bestmove(line, &go.pos)
+            };
             if let Some(b) = best {
                 assert!(
                     go.allowed.is_empty() || go.allowed.contains(&b),
@@ -413,7 +428,7 @@ impl Stream {
             let Some(go) = self.gos.get(self.bestmoves) else {
                 panic!("search output with no search running: {line:?}");
             };
-            check_info(line, &go.pos, false);
+            check_info(line, &go.pos, true);
             self.infos += 1;
         } else {
             panic!("unexpected output {line:?}");

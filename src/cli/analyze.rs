@@ -1,6 +1,9 @@
 //! `jieqi analyze`: search one position and print the result (JSON on request).
 
+use std::process::ExitCode;
+
 use jieqi::core::{Move, Position};
+use jieqi::search::odds::{flip_odds, FlipOdds};
 use jieqi::search::{Engine, Info, Limits, Options, Report, Root, Score};
 
 fn score_text(s: Score) -> String {
@@ -24,9 +27,28 @@ fn json_string(s: &str) -> String {
     out
 }
 
-/// Searches `pos` with `limits` and prints either text lines or one JSON object.
-pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose: bool) {
-    let mut engine = Engine::new(options);
+/// Searches `pos` with `limits` and prints either text lines or one JSON object, with the flip
+/// odds of the best move (when it flips a piece) and of each move in `odds`. A move in `odds`
+/// that is not a legal flip here is an error (status 1, nothing searched).
+pub fn run(
+    pos: Position,
+    limits: Limits,
+    options: Options,
+    json: bool,
+    verbose: bool,
+    odds: &[String],
+) -> ExitCode {
+    let mut named = Vec::new();
+    for text in odds {
+        match Move::parse(text.trim()) {
+            Some(m) if pos.is_legal(m) && pos.is_flip(m) => named.push(m),
+            _ => {
+                eprintln!("error: --odds {text}: not a legal move of a face-down piece here");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let mut engine = Engine::new(options.clone());
     let reports = engine.search_with(Root::new(pos), limits, |r| {
         if let Report::Info(i) = r {
             if verbose && !json {
@@ -51,7 +73,48 @@ pub fn run(pos: Position, limits: Limits, options: Options, json: bool, verbose:
             }
         }
     }
-    report_result(&pos, best, ponder, last, json);
+    // Each identity gets the search's nodes shared out (at least 2000).
+    let mut moves: Vec<Move> = best.filter(|&b| pos.is_flip(b)).into_iter().collect();
+    for m in named {
+        if !moves.contains(&m) {
+            moves.push(m);
+        }
+    }
+    let total_nodes = last.as_ref().map_or(0, |i| i.nodes);
+    let odds: Vec<FlipOdds> = moves
+        .iter()
+        .filter_map(|&m| {
+            let k = pos.flip_outcomes(m.from()).len().max(1) as u64;
+            flip_odds(&pos, m, &options, (total_nodes / k).max(2000))
+        })
+        .collect();
+    report_result(&pos, best, ponder, last, json, &odds);
+    ExitCode::SUCCESS
+}
+
+fn odds_json(o: &FlipOdds) -> String {
+    let items: Vec<String> = o
+        .outcomes
+        .iter()
+        .map(|v| {
+            let (kind, value) = match v.score {
+                Score::Cp(c) => ("cp", c),
+                Score::Mate(m) => ("mate", m),
+            };
+            format!(
+                "{{\"identity\":\"{}\",\"count\":{},\"probability\":{:.4},\"score\":{{\"{kind}\":{value}}}}}",
+                v.identity.char(),
+                v.count,
+                v.probability
+            )
+        })
+        .collect();
+    format!(
+        "{{\"move\":\"{}\",\"total\":{},\"identities\":[{}]}}",
+        o.mv,
+        o.total,
+        items.join(",")
+    )
 }
 
 fn print_info(i: &Info) {
@@ -76,6 +139,7 @@ fn report_result(
     ponder: Option<Move>,
     last: Option<Info>,
     json: bool,
+    odds: &[FlipOdds],
 ) {
     let best_text = best.map_or("(none)".to_string(), |m| m.to_string());
     let info = last.unwrap_or_else(|| Info {
@@ -98,7 +162,7 @@ fn report_result(
             Score::Mate(m) => ("mate", m),
         };
         outln!(
-            "{{\"fen\":{},\"variant\":{},\"bestmove\":{},\"ponder\":{},\"score\":{{\"{kind}\":{value}}},\"wdl\":[{},{},{}],\"depth\":{},\"seldepth\":{},\"nodes\":{},\"nps\":{},\"time_ms\":{},\"pv\":[{}]}}",
+            "{{\"fen\":{},\"variant\":{},\"bestmove\":{},\"ponder\":{},\"score\":{{\"{kind}\":{value}}},\"wdl\":[{},{},{}],\"depth\":{},\"seldepth\":{},\"nodes\":{},\"nps\":{},\"time_ms\":{},\"pv\":[{}],\"flip_odds\":[{}]}}",
             json_string(&pos.fen()),
             json_string(pos.variant().name()),
             json_string(&best_text),
@@ -111,7 +175,8 @@ fn report_result(
             info.nodes,
             info.nps,
             info.time_ms,
-            pv.iter().map(|m| json_string(m)).collect::<Vec<_>>().join(",")
+            pv.iter().map(|m| json_string(m)).collect::<Vec<_>>().join(","),
+            odds.iter().map(odds_json).collect::<Vec<_>>().join(",")
         );
     } else {
         outln!("bestmove {best_text}");
@@ -120,5 +185,8 @@ fn report_result(
         outln!("depth {}", info.depth);
         outln!("nodes {}", info.nodes);
         outln!("pv {}", pv.join(" "));
+        for o in odds {
+            outln!("flipodds {}", o.text());
+        }
     }
 }

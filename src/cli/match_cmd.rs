@@ -10,7 +10,7 @@ use clap::Args;
 use jieqi::core::{Position, Variant};
 use jieqi::referee::deal;
 use jieqi::referee::runner::{
-    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule,
+    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule, Shard,
     Tournament,
 };
 use jieqi::referee::stats::Sprt;
@@ -98,6 +98,11 @@ pub struct MatchArgs {
     /// Sequential test: elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic|normalized].
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     sprt: Vec<String>,
+    /// Play only share I of N of the match (1 <= I <= N): the scheduled pairs k with
+    /// k mod N = I-1, with the deals and game numbers of the whole match (merge the records
+    /// of all shares with `jieqi merge`).
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// No progress lines on standard error.
     #[arg(long)]
     quiet: bool,
@@ -205,6 +210,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         deals,
         openings,
         sprt,
+        shard: args.shard,
     })
 }
 
@@ -259,11 +265,21 @@ pub fn run(args: MatchArgs) -> ExitCode {
             .map(|e| format!("{} ({})", e.name, limit(e)))
             .collect();
         let encounters = cfg.encounters().len() as u64;
+        let share = cfg
+            .shard
+            .map(|s| {
+                format!(
+                    ", share {s}: {} of {} games",
+                    cfg.total_games(),
+                    cfg.scheduled_pairs() * 2
+                )
+            })
+            .unwrap_or_default();
         eprintln!(
-            "match: {}, {}, {} games ({} deals x 2{}), concurrency {}, seed {}",
+            "match: {}, {}, {} games ({} deals x 2{}){share}, concurrency {}, seed {}",
             players.join(" vs "),
             cfg.variant,
-            cfg.total_games(),
+            cfg.scheduled_pairs() * 2,
             cfg.pairs,
             if encounters > 1 {
                 format!(" x {encounters} encounters")

@@ -54,6 +54,8 @@ pub enum OptionId {
     SearchMode,
     Samples,
     Seed,
+    /// Report what each identity of a flip best move would be worth.
+    FlipOdds,
     /// UCCI: clock values in milliseconds instead of seconds.
     UseMillisec,
     /// UCCI's button for a new game (UCI has `ucinewgame`).
@@ -163,7 +165,9 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "UCI_ShowWDL",
         ucci_name: None,
         uci: true,
-        kind: OptionKind::Check { default: false },
+        // On by default: JieqiBox never sets it and shows its WDL bar only when `wdl` comes;
+        // GUIs that do not know `wdl` skip it.
+        kind: OptionKind::Check { default: true },
         timing: Timing::Now,
     },
     OptionSpec {
@@ -210,6 +214,14 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: 2147483647,
         },
+        timing: Timing::NextSearch,
+    },
+    OptionSpec {
+        id: OptionId::FlipOdds,
+        name: "FlipOdds",
+        ucci_name: None,
+        uci: true,
+        kind: OptionKind::Check { default: false },
         timing: Timing::NextSearch,
     },
     OptionSpec {
@@ -479,6 +491,7 @@ pub struct Settings {
     pub mode: SearchMode,
     pub samples: usize,
     pub seed: u64,
+    pub flip_odds: bool,
     pub use_millisec: bool,
     /// The search parameters (`Param_<name>`).
     pub params: VariantParams,
@@ -510,6 +523,7 @@ impl Default for Settings {
             mode: SearchMode::default(),
             samples: 0,
             seed: 0,
+            flip_odds: false,
             use_millisec: false,
             params: VariantParams::default(),
             weights_file: String::new(),
@@ -597,6 +611,7 @@ impl Settings {
             OptionId::Samples => self.samples = int(value) as usize,
             OptionId::Seed => self.seed = int(value),
             OptionId::UseMillisec => self.use_millisec = flag,
+            OptionId::FlipOdds => self.flip_odds = flag,
             OptionId::Variant => {
                 if let Value::Choice(c) = value {
                     self.variant = c.parse().unwrap_or_default();
@@ -632,6 +647,7 @@ impl Settings {
             seed: self.seed,
             params: self.params.clone(),
             weights: self.weights.clone(),
+            flip_odds: self.flip_odds,
             ..Options::default()
         }
     }
@@ -668,6 +684,7 @@ impl Settings {
                     _ => v.to_string(),
                 }
             }
+            OptionId::FlipOdds => self.flip_odds.to_string(),
             OptionId::ClearHash | OptionId::NewGame => String::new(),
         }
     }
@@ -682,7 +699,7 @@ mod tests {
         let s = Settings::default();
         assert_eq!(s.engine_options(), Options::default());
         assert_eq!(s.variant, Variant::Jieqi);
-        assert!(!s.ponder && !s.show_wdl && !s.use_millisec);
+        assert!(!s.ponder && s.show_wdl && !s.use_millisec);
     }
 
     #[test]

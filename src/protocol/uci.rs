@@ -171,6 +171,8 @@ struct Pending {
     /// `stop` (or a later `go`) arrived before it started: start it and stop it at once, so it
     /// still answers with exactly one `bestmove`.
     stop: bool,
+    /// The `position` before this `go` was refused: no search, `bestmove (none)`.
+    refused: bool,
 }
 
 /// A line of `perft` output; the last one ends the job.
@@ -200,6 +202,9 @@ struct Search {
     pondering: bool,
     infinite: bool,
     stop_sent: bool,
+    /// The latest report of the first line (multipv 1), its PV cleaned: the base of the final
+    /// `info` line sent before `bestmove`.
+    last_main: Option<Box<(Info, Vec<Move>)>>,
 }
 
 /// `bench`: the positions of `jieqi bench` searched one after another, each by a fresh engine
@@ -233,6 +238,10 @@ struct Session<W: Write> {
     perft_queue: VecDeque<(Position, u32)>,
     /// `ucinewgame` arrived during a search: clear the hash before the next one.
     clear_hash_pending: bool,
+    /// The last `position` command was refused: a `go` before the next accepted position (or
+    /// `ucinewgame`, or a variant change) answers `bestmove (none)` instead of searching the
+    /// previous position, whose move the GUI could not play.
+    position_refused: bool,
     input_closed: bool,
     quitting: bool,
 }
@@ -263,6 +272,7 @@ where
         perft: None,
         perft_queue: VecDeque::new(),
         clear_hash_pending: false,
+        position_refused: false,
         input_closed: false,
         quitting: false,
     };
@@ -348,7 +358,18 @@ impl<W: Write> Session<W> {
     fn handle_line(&mut self, line: &str) {
         match command::parse(line, self.dialect) {
             Ok(cmd) => self.execute(cmd),
-            Err(e) => self.out.info_string(&e.to_string()),
+            Err(e) => {
+                if matches!(
+                    e,
+                    command::ParseError::Invalid {
+                        command: "position",
+                        ..
+                    }
+                ) {
+                    self.position_refused = true;
+                }
+                self.out.info_string(&e.to_string())
+            }
         }
     }
 
@@ -367,10 +388,13 @@ impl<W: Write> Session<W> {
                     }
                     self.game = game;
                     self.banned.clear();
+                    self.position_refused = false;
                 }
-                Err(e) => self
-                    .out
-                    .info_string(&format!("position: {e}; the previous position is kept")),
+                Err(e) => {
+                    self.position_refused = true;
+                    self.out
+                        .info_string(&format!("position: {e}; the previous position is kept"))
+                }
             },
             Command::Go(go) => self.go(go),
             Command::Stop => self.stop(),
@@ -428,6 +452,7 @@ impl<W: Write> Session<W> {
     fn reset_game(&mut self) {
         self.game = GameState::startpos(self.settings.variant);
         self.banned.clear();
+        self.position_refused = false;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -575,7 +600,12 @@ impl<W: Write> Session<W> {
     }
 
     fn go(&mut self, go: GoCommand) {
-        let (root, limits) = self.prepare(&go);
+        let refused = self.position_refused;
+        let (root, limits) = if refused {
+            (self.game.root(), Limits::default())
+        } else {
+            self.prepare(&go)
+        };
         if self.busy() || !self.pending.is_empty() {
             // One bestmove per go: the running search (and any waiting one) is stopped and
             // answers first; this one starts after them.
@@ -588,11 +618,23 @@ impl<W: Write> Session<W> {
                 root,
                 limits,
                 stop: false,
+                refused,
             });
             self.stop_job();
+        } else if refused {
+            self.answer_refused();
         } else {
             self.start(root, limits, false);
         }
+    }
+
+    /// A `go` after a refused `position`: nothing is searched.
+    fn answer_refused(&mut self) {
+        self.out.info_string(
+            "go: the last position command was refused; no search until a position is accepted",
+        );
+        self.out
+            .line(&format::bestmove_line(None, None, self.dialect));
     }
 
     fn start(&mut self, root: Root, limits: Limits, stop_at_once: bool) {
@@ -620,6 +662,7 @@ impl<W: Write> Session<W> {
             pondering: limits.ponder,
             infinite: limits.infinite,
             stop_sent: false,
+            last_main: None,
         };
         match self.engine.go(root, limits, self.report_tx.clone()) {
             Ok(()) => {
@@ -641,8 +684,13 @@ impl<W: Write> Session<W> {
     }
 
     fn start_pending(&mut self) {
-        if let Some(p) = self.pending.pop_front() {
+        while let Some(p) = self.pending.pop_front() {
+            if p.refused {
+                self.answer_refused();
+                continue;
+            }
             self.start(p.root, p.limits, p.stop);
+            return;
         }
     }
 
@@ -754,6 +802,9 @@ impl<W: Write> Session<W> {
                 let pv = format::clean_pv(&s.position, &info.pv);
                 let line = format::info_line(&info, &pv, self.settings.show_wdl, self.dialect);
                 self.out.line(&line);
+                if info.multipv <= 1 {
+                    s.last_main = Some(Box::new((info, pv)));
+                }
             }
             Job::Bench(b) => b.current_nodes = b.current_nodes.max(info.nodes),
             Job::Idle | Job::Held { .. } => {}
@@ -765,6 +816,9 @@ impl<W: Write> Session<W> {
             Job::Search(s) => {
                 self.engine.wait();
                 let (best, ponder) = self.checked_moves(&s, best, ponder);
+                if let Some(line) = self.final_info(&s, best) {
+                    self.out.line(&line);
+                }
                 self.out
                     .line(&format::bestmove_line(best, ponder, self.dialect));
                 self.sync_engine();
@@ -773,6 +827,34 @@ impl<W: Write> Session<W> {
             Job::Bench(b) => self.bench_next(b, best),
             other => self.job = other, // no search of ours: nothing to answer
         }
+    }
+
+    /// The last scored line before `bestmove`, which GUIs take as the result of the search: the
+    /// first line (multipv 1) of the latest report, with a PV that starts with the move played
+    /// (only that move, marked as a lower bound, when the search played another move than the
+    /// latest report's), and the search's total nodes and time. `None` when nothing was
+    /// reported.
+    fn final_info(&self, s: &Search, best: Option<Move>) -> Option<String> {
+        let best = best?;
+        let (mut info, mut pv) = *s.last_main.clone()?;
+        if pv.first() != Some(&best) {
+            pv = vec![best];
+            if info.bound == crate::search::Bound::Exact {
+                info.bound = crate::search::Bound::Lower;
+            }
+        }
+        if let Some((nodes, time_ms)) = self.engine.last_search_totals() {
+            info.nodes = info.nodes.max(nodes);
+            info.time_ms = info.time_ms.max(time_ms);
+            info.nps = info.nodes * 1000 / info.time_ms.max(1);
+        }
+        info.multipv = 1;
+        Some(format::info_line(
+            &info,
+            &pv,
+            self.settings.show_wdl,
+            self.dialect,
+        ))
     }
 
     /// The reported moves as they may be sent: a legal best move (the first allowed move if

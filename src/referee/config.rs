@@ -338,7 +338,9 @@ mod rank_tests {
         assert_eq!(one.incoming("h3e3").as_deref(), Some("h2e2"));
         assert_eq!(one.incoming("a10a1").as_deref(), Some("a9a0"));
         assert_eq!(one.incoming("e10e9").as_deref(), Some("e9e8"));
-        for bad in ["", "h0e2", "h11e2", "h3e", "h3e3x", "3e3", "(none)", "a100a1"] {
+        for bad in [
+            "", "h0e2", "h11e2", "h3e", "h3e3x", "3e3", "(none)", "a100a1",
+        ] {
             assert_eq!(one.incoming(bad), None, "{bad}");
         }
         let zero = RankNumbering::FromZero;
@@ -346,7 +348,10 @@ mod rank_tests {
         assert_eq!(zero.incoming("h2e2").as_deref(), Some("h2e2"));
         let spec = EngineSpec::parse("cmd=./fsf ranks=1").unwrap();
         assert_eq!(spec.ranks, RankNumbering::FromOne);
-        assert_eq!(EngineSpec::parse("./fsf").unwrap().ranks, RankNumbering::FromZero);
+        assert_eq!(
+            EngineSpec::parse("./fsf").unwrap().ranks,
+            RankNumbering::FromZero
+        );
         assert!(EngineSpec::parse("cmd=./fsf ranks=2").is_err());
     }
 }

@@ -292,13 +292,14 @@ impl EngineProcess {
     }
 
     /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`, or
-    /// until `abort` is set.
+    /// until `abort` is set. Each `info` line of the search is handed to `on_info` as it comes.
     pub fn go(
         &mut self,
         position: &str,
         go: &str,
         timeout: Duration,
         abort: Option<&AtomicBool>,
+        on_info: &mut dyn FnMut(&str),
     ) -> Result<SearchReply, EngineError> {
         // Lines left over from before (nothing should be pending; an end of output is kept).
         // Only what is queued now: an engine that floods its output cannot keep this busy.
@@ -327,7 +328,10 @@ impl EngineProcess {
             let line = self.next_line_or_abort(deadline, abort)?;
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("info") => parse_info(&line, &mut reply),
+                Some("info") => {
+                    parse_info(&line, &mut reply);
+                    on_info(&line);
+                }
                 Some("bestmove") => {
                     reply.elapsed = start.elapsed();
                     reply.bestmove = words.next().unwrap_or("").to_string();

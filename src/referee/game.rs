@@ -356,6 +356,8 @@ pub enum GameEvent<'a> {
         names: &'a [String; 2],
         start_fen: &'a str,
     },
+    /// An `info` line of the engine to move, as it printed it.
+    Info { line: &'a str },
     /// A ply was played on the true position (`book`: from the opening).
     Moved {
         ply: &'a TruePly,
@@ -516,7 +518,13 @@ pub fn play_game_with(
         let who = format!("{} ({})", names[s], side.name());
         let seat = &mut seats[s];
         let process = seat.process.as_mut().expect("ready");
-        let reply = match process.go(&position, &go, Duration::from_millis(timeout_ms), abort) {
+        let reply = match process.go(
+            &position,
+            &go,
+            Duration::from_millis(timeout_ms),
+            abort,
+            &mut |line| observe(GameEvent::Info { line }),
+        ) {
             Ok(r) => r,
             Err(EngineError::Aborted) => return None,
             Err(e) => {

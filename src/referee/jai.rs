@@ -38,6 +38,9 @@ enum Kind {
     Combo(&'static str, &'static [&'static str]),
 }
 
+/// How an empty string default is advertised, and read back as empty when it is sent as a value.
+const EMPTY: &str = "<empty>";
+
 /// The options, in the order `jai` lists them.
 const OPTIONS: &[(&str, Kind)] = &[
     ("Engine1Path", Kind::Text("")),
@@ -104,6 +107,8 @@ impl Settings {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("no option named '{name}'"))?;
         let value = match *kind {
+            // `<empty>` is how JieqiBox shows (and sends back) an empty default.
+            Kind::Text(_) if value.trim() == EMPTY => String::new(),
             Kind::Text(_) => value.to_string(),
             Kind::Spin(_, lo, hi) => {
                 let v: i64 = value
@@ -130,8 +135,10 @@ impl Settings {
         Ok(())
     }
 
-    /// The match these settings describe.
-    pub fn match_config(&self) -> Result<MatchConfig, String> {
+    /// The match these settings describe, with warnings about settings that were passed over
+    /// (an opening file that cannot be used: the games start from the start position).
+    pub fn match_config(&self) -> Result<(MatchConfig, Vec<String>), String> {
+        let mut warnings = Vec::new();
         let variant: Variant = self
             .get("Variant")
             .parse()
@@ -154,13 +161,19 @@ impl Settings {
         let openings = if book.is_empty() {
             Vec::new()
         } else {
-            let text =
-                std::fs::read_to_string(book).map_err(|e| format!("BookFile {book}: {e}"))?;
-            parse_openings(&text, variant).map_err(|e| format!("BookFile {book}: {e}"))?
+            let read = std::fs::read_to_string(book)
+                .map_err(|e| e.to_string())
+                .and_then(|text| parse_openings(&text, variant));
+            read.unwrap_or_else(|e| {
+                warnings.push(format!(
+                    "warning: BookFile {book}: {e}; the games start from the start position"
+                ));
+                Vec::new()
+            })
         };
         let out = self.get("OutFile").trim();
         let max_plies = self.number("MaxPlies");
-        Ok(MatchConfig {
+        let cfg = MatchConfig {
             engines,
             schedule: Schedule::RoundRobin,
             variant,
@@ -185,14 +198,23 @@ impl Settings {
             deals: None,
             openings,
             sprt: None,
-        })
+            shard: None,
+        };
+        Ok((cfg, warnings))
     }
 }
 
-/// Reads `EngineNOptions`: `Name=value` settings separated by `;` or new lines. Within a part
-/// without `;`, several settings may also be separated by blanks (`Threads=2 Hash=128`); words
-/// without `=` then belong to the name that follows (`Move Overhead=30`).
+/// Reads `EngineNOptions`, in either of two forms:
+/// - `name <Name> value <value> name <Name> value <value> ...`, as `setoption` writes them
+///   (names and values may hold blanks; a value runs up to the next word `name`);
+/// - `Name=value` settings separated by `;` or new lines. Within a part without `;`, several
+///   settings may also be separated by blanks (`Threads=2 Hash=128`); words without `=` then
+///   belong to the name that follows (`Move Overhead=30`).
 pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    let first = text.split_whitespace().next();
+    if first.is_some_and(|w| w.eq_ignore_ascii_case("name")) {
+        return parse_name_value_options(text);
+    }
     let mut out = Vec::new();
     for part in text.split([';', '\n']) {
         let part = part.trim();
@@ -234,6 +256,54 @@ pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String>
     Ok(out)
 }
 
+/// `name <Name...> value <value...>` repeated; the keywords are read in any case.
+fn parse_name_value_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut name: Vec<&str> = Vec::new();
+    let mut value: Vec<&str> = Vec::new();
+    let mut in_value = false;
+    let mut flush = |name: &mut Vec<&str>, value: &mut Vec<&str>, in_value: bool| {
+        if name.is_empty() {
+            return Err("'name' without an option name".to_string());
+        }
+        if !in_value {
+            return Err(format!("option '{}' has no value", name.join(" ")));
+        }
+        out.push((name.join(" "), value.join(" ")));
+        name.clear();
+        value.clear();
+        Ok(())
+    };
+    let mut words = text.split_whitespace();
+    words.next(); // the first `name`
+    for w in words {
+        if w.eq_ignore_ascii_case("name") && in_value {
+            flush(&mut name, &mut value, in_value)?;
+            in_value = false;
+        } else if w.eq_ignore_ascii_case("value") && !in_value {
+            in_value = true;
+        } else if in_value {
+            value.push(w);
+        } else {
+            name.push(w);
+        }
+    }
+    flush(&mut name, &mut value, in_value)?;
+    Ok(out)
+}
+
+/// Whether `p` names a file, or (a bare name) a file in one of the `PATH` folders.
+fn program_exists(p: &Path) -> bool {
+    if p.is_file() {
+        return true;
+    }
+    if p.components().count() != 1 {
+        return false;
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(p).is_file()))
+}
+
 /// One engine from its path, options and name. The path is one program (blanks allowed; a
 /// path given in quotes loses them); the engine runs in its own folder, as GUIs run engines.
 fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<EngineSpec, String> {
@@ -245,6 +315,9 @@ fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<Engine
         return Err(format!("Engine{i}Path is not set"));
     }
     let p = Path::new(&path);
+    if !program_exists(p) {
+        return Err(format!("Engine{i}Path {path}: no such program"));
+    }
     let dir = p
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -274,6 +347,19 @@ fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<Engine
 /// Writes the match's events as JAI lines.
 struct Reporter {
     out: Out,
+    /// Games in the whole match (for `info game N/M`).
+    total: u64,
+}
+
+/// A name as one word (JieqiBox splits `info engine` at blanks).
+fn one_word(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join("_")
+}
+
+/// `info wld W-L-D`: the first engine's wins, losses and draws.
+fn wld_line(t: &Tournament) -> String {
+    let m = &t.encounters[0].summary;
+    format!("info wld {}-{}-{}", m.wins, m.losses, m.draws)
 }
 
 impl MatchObserver for Reporter {
@@ -284,6 +370,15 @@ impl MatchObserver for Reporter {
                 names,
                 start_fen,
             } => {
+                say(&self.out, &format!("info game {game_no}/{}", self.total));
+                say(
+                    &self.out,
+                    &format!(
+                        "info engine {} {}",
+                        one_word(&names[0]),
+                        one_word(&names[1])
+                    ),
+                );
                 say(
                     &self.out,
                     &format!(
@@ -292,6 +387,12 @@ impl MatchObserver for Reporter {
                     ),
                 );
                 say(&self.out, &format!("info fen {start_fen}"));
+            }
+            // The engine's search lines (not its `info string` messages).
+            LiveEvent::Info { line, .. } => {
+                if line.split_whitespace().nth(1) == Some("depth") {
+                    say(&self.out, line.trim());
+                }
             }
             LiveEvent::Moved { ply, time_ms, .. } => say(
                 &self.out,
@@ -313,11 +414,7 @@ impl MatchObserver for Reporter {
                 f.game_no, r.names[0], r.names[1], r.detail
             ),
         );
-        let m = &t.encounters[0].summary;
-        say(
-            &self.out,
-            &format!("info wld {} {} {}", m.wins, m.losses, m.draws),
-        );
+        say(&self.out, &wld_line(t));
     }
 }
 
@@ -360,7 +457,7 @@ pub fn run(input: impl BufRead, out: Out) {
                     let line = match *kind {
                         Kind::Text(d) => format!(
                             "option name {name} type string default {}",
-                            if d.is_empty() { "<empty>" } else { d }
+                            if d.is_empty() { EMPTY } else { d }
                         ),
                         Kind::Spin(d, lo, hi) => {
                             format!("option name {name} type spin default {d} min {lo} max {hi}")
@@ -402,8 +499,16 @@ pub fn run(input: impl BufRead, out: Out) {
                     continue;
                 }
                 match settings.match_config() {
-                    Ok(cfg) => running = Some(start(cfg, out.clone())),
-                    Err(e) => say(&out, &format!("info string error: {e}")),
+                    Ok((cfg, warnings)) => {
+                        for w in warnings {
+                            say(&out, &format!("info string {w}"));
+                        }
+                        running = Some(start(cfg, out.clone()));
+                    }
+                    Err(e) => {
+                        say(&out, &format!("info string error: {e}"));
+                        say(&out, "info matchend error");
+                    }
                 }
             }
             "stopmatch" | "stop" => match running.take() {
@@ -479,17 +584,21 @@ fn start(cfg: MatchConfig, out: Out) -> Running {
                 cfg.concurrency
             ),
         );
-        let mut reporter = Reporter { out: out.clone() };
+        let mut reporter = Reporter {
+            out: out.clone(),
+            total: cfg.total_games(),
+        };
         match run_match(&cfg, &c, &mut reporter) {
             Ok(t) => {
-                for line in t.report(None).lines() {
+                // The summary of section 17, its `Score of ...` line last: a front end that
+                // shows the latest `info string` then shows the score.
+                let report = t.report(None);
+                let (score, rest): (Vec<&str>, Vec<&str>) =
+                    report.lines().partition(|l| l.starts_with("Score of "));
+                for line in rest.iter().chain(score.iter()) {
                     say(&out, &format!("info string {line}"));
                 }
-                let m = &t.encounters[0].summary;
-                say(
-                    &out,
-                    &format!("info wld {} {} {}", m.wins, m.losses, m.draws),
-                );
+                say(&out, &wld_line(&t));
                 say(
                     &out,
                     if t.interrupted {
@@ -562,7 +671,8 @@ mod tests {
         s.set("IncTimeMs", "0").unwrap();
         assert!(s.match_config().is_err(), "no time");
         s.set("IncTimeMs", "50").unwrap();
-        let cfg = s.match_config().unwrap();
+        let (cfg, warnings) = s.match_config().unwrap();
+        assert!(warnings.is_empty());
         assert_eq!(cfg.pairs, 7);
         assert_eq!(cfg.variant, Variant::Maniac);
         assert_eq!(cfg.engines[0].name, "true-1");
@@ -574,6 +684,53 @@ mod tests {
                 inc_ms: 50
             }
         );
+    }
+
+    #[test]
+    fn name_value_engine_options() {
+        let o = |t: &str| parse_engine_options(t).unwrap();
+        assert_eq!(
+            o("name Threads value 4 name Hash value 256"),
+            vec![
+                ("Threads".to_string(), "4".to_string()),
+                ("Hash".to_string(), "256".to_string())
+            ]
+        );
+        assert_eq!(
+            o("NAME Move Overhead VALUE 30 name EvalFile value C:/My Nets/a.nnue"),
+            vec![
+                ("Move Overhead".to_string(), "30".to_string()),
+                ("EvalFile".to_string(), "C:/My Nets/a.nnue".to_string())
+            ]
+        );
+        assert_eq!(
+            o("name Ponder value"),
+            vec![("Ponder".to_string(), String::new())]
+        );
+        assert!(parse_engine_options("name Threads").is_err());
+        assert!(parse_engine_options("name value 3").is_err());
+        assert!(parse_engine_options("name Threads value 1 name").is_err());
+    }
+
+    #[test]
+    fn empty_placeholders_and_book_fallback() {
+        let mut s = Settings::default();
+        for name in ["Engine1Options", "Engine1Name", "BookFile", "OutFile"] {
+            s.set(name, "<empty>").unwrap();
+            assert_eq!(s.get(name), "", "{name}");
+        }
+        s.set("Engine1Path", "/bin/true").unwrap();
+        s.set("Engine2Path", "/bin/true").unwrap();
+        let (cfg, warnings) = s.match_config().unwrap();
+        assert!(cfg.out.is_none() && cfg.openings.is_empty() && warnings.is_empty());
+        s.set("BookFile", "/no/such/book.txt").unwrap();
+        let (cfg, warnings) = s.match_config().unwrap();
+        assert!(cfg.openings.is_empty());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("start position"), "{warnings:?}");
+        s.set("Engine2Path", "/no/such/engine").unwrap();
+        let e = s.match_config().unwrap_err();
+        assert!(e.contains("Engine2Path"), "{e}");
     }
 
     #[test]

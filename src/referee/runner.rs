@@ -15,7 +15,10 @@ use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
 use super::deal::{self, SplitMix64};
-use super::game::{play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Seat};
+use super::game::{
+    play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
+};
+use super::json::Json;
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
 use super::view::TruePly;
 use crate::core::{Color, Move, Piece, Position, Variant};
@@ -94,25 +97,243 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// A sequential test (two engines only).
     pub sprt: Option<Sprt>,
+    /// Play only one share of the match (several processes or machines share it).
+    pub shard: Option<Shard>,
+}
+
+/// Share `index` (0-based) of `count`: the scheduled pairs `k` with `k mod count = index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Reads `I/N` (1-based `I`, 1 <= I <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("shard '{text}' is not I/N with 1 <= I <= N");
+        let (i, n) = text.trim().split_once('/').ok_or_else(bad)?;
+        let (i, n): (u64, u64) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if i == 0 || n == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+
+    /// How many of `items` scheduled pairs (0..items) belong to this share.
+    pub fn share_of(&self, items: u64) -> u64 {
+        if self.index >= items {
+            0
+        } else {
+            (items - self.index).div_ceil(self.count)
+        }
+    }
+
+    /// The `j`-th scheduled pair of this share.
+    pub fn item(&self, j: u64) -> u64 {
+        j.saturating_mul(self.count).saturating_add(self.index)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
 }
 
 impl MatchConfig {
     /// The encounters, as (first, second) engine indices; statistics are from the first's view.
     pub fn encounters(&self) -> Vec<(usize, usize)> {
-        let n = self.engines.len();
-        match self.schedule {
-            Schedule::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-            Schedule::RoundRobin => (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .collect(),
-        }
+        encounters_of(self.engines.len(), self.schedule)
     }
 
-    /// Games in the whole match.
+    /// Scheduled pairs of games in the whole match (all shares).
+    pub fn scheduled_pairs(&self) -> u64 {
+        self.pairs.saturating_mul(self.encounters().len() as u64)
+    }
+
+    /// Games this run plays: the whole match, or its share.
     pub fn total_games(&self) -> u64 {
-        self.pairs
+        let items = self.scheduled_pairs();
+        self.shard
+            .map_or(items, |s| s.share_of(items))
             .saturating_mul(2)
-            .saturating_mul(self.encounters().len() as u64)
+    }
+
+    /// What identifies the match, whatever share of it a run plays: the same text for every
+    /// run of the same match (engines, schedule, variant, pairs, seed, limits, adjudication,
+    /// deals, openings, SPRT), different for different matches. Concurrency, the record file
+    /// and the share are left out.
+    pub fn identity(&self) -> MatchIdentity {
+        let mut text = String::new();
+        for e in &self.engines {
+            text.push_str(&format!(
+                "engine {:?} {:?} {:?} {} {:?};",
+                e.name,
+                e.argv,
+                e.options,
+                e.handshake,
+                e.limit.map(|l| l.to_string())
+            ));
+        }
+        let g = &self.game;
+        text.push_str(&format!(
+            "schedule {:?}; variant {}; pairs {}; seed {}; limit {}; adjudication {:?}; \
+             margin {}; move timeout {}; startup timeout {};",
+            self.schedule,
+            self.variant.name(),
+            self.pairs,
+            self.seed,
+            g.limit,
+            g.adjudication,
+            g.time_margin_ms,
+            g.move_timeout_ms,
+            g.startup_timeout_ms
+        ));
+        if let Some(deals) = &self.deals {
+            for d in deals {
+                text.push_str(&format!("deal {};", deal::deal_text(d)));
+            }
+        }
+        for o in &self.openings {
+            let moves: Vec<String> = o.moves.iter().map(|m| m.to_string()).collect();
+            text.push_str(&format!("opening {} {};", o.start.fen(), moves.join(" ")));
+        }
+        let sprt = self.sprt.as_ref().map(sprt_text);
+        if let Some(t) = &sprt {
+            text.push_str(&format!("sprt {t};"));
+        }
+        // FNV-1a, 64 bits: stable across runs, builds and machines.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        MatchIdentity {
+            id: format!("{h:016x}"),
+            engines: self.engines.iter().map(|e| e.name.clone()).collect(),
+            schedule: self.schedule,
+            pairs: self.pairs,
+            sprt,
+        }
+    }
+}
+
+/// The SPRT's settings as `Sprt::parse` reads them.
+pub fn sprt_text(t: &Sprt) -> String {
+    format!(
+        "elo0={} elo1={} alpha={} beta={} model={} minpairs={}",
+        t.elo0,
+        t.elo1,
+        t.alpha,
+        t.beta,
+        match t.model {
+            stats::EloModel::Logistic => "logistic",
+            stats::EloModel::Normalized => "normalized",
+        },
+        t.min_pairs
+    )
+}
+
+/// What every record of a match carries about the match (its `match` field), so that the
+/// records of its shares can be merged and those of other matches refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchIdentity {
+    /// A digest of the match's settings.
+    pub id: String,
+    /// The engines' names in order (the first is the one a two-engine match is about).
+    pub engines: Vec<String>,
+    pub schedule: Schedule,
+    /// Deals per encounter.
+    pub pairs: u64,
+    /// The SPRT's settings, if any.
+    pub sprt: Option<String>,
+}
+
+impl MatchIdentity {
+    /// The `match` field of a record; `shard` is the share that played the game.
+    pub fn to_json(&self, shard: Option<Shard>) -> Json {
+        Json::Obj(vec![
+            ("id".into(), Json::str(self.id.clone())),
+            (
+                "engines".into(),
+                Json::Arr(self.engines.iter().map(|n| Json::str(n.clone())).collect()),
+            ),
+            ("schedule".into(), Json::str(schedule_name(self.schedule))),
+            ("pairs".into(), Json::num(self.pairs as f64)),
+            ("sprt".into(), Json::opt_str(self.sprt.clone())),
+            ("shard".into(), Json::opt_str(shard.map(|s| s.to_string()))),
+        ])
+    }
+
+    /// Reads a record's `match` field.
+    pub fn from_json(v: &Json) -> Result<MatchIdentity, String> {
+        let id = v
+            .get("id")
+            .and_then(Json::as_str)
+            .ok_or("match: no id")?
+            .to_string();
+        let engines = v
+            .get("engines")
+            .and_then(Json::as_array)
+            .ok_or("match: no engines")?
+            .iter()
+            .map(|n| {
+                n.as_str()
+                    .map(str::to_string)
+                    .ok_or("match: a bad engine name")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let schedule = match v.get("schedule").and_then(Json::as_str) {
+            Some("round-robin") => Schedule::RoundRobin,
+            Some("gauntlet") => Schedule::Gauntlet,
+            _ => return Err("match: no schedule".to_string()),
+        };
+        let pairs = v
+            .get("pairs")
+            .and_then(Json::as_i64)
+            .filter(|&p| p > 0)
+            .ok_or("match: no pairs")? as u64;
+        let sprt = v.get("sprt").and_then(Json::as_str).map(str::to_string);
+        if engines.len() < 2 {
+            return Err("match: fewer than two engines".to_string());
+        }
+        Ok(MatchIdentity {
+            id,
+            engines,
+            schedule,
+            pairs,
+            sprt,
+        })
+    }
+
+    /// The encounters, as [`MatchConfig::encounters`] gives them.
+    pub fn encounters(&self) -> Vec<(usize, usize)> {
+        encounters_of(self.engines.len(), self.schedule)
+    }
+}
+
+/// The word for a schedule in records and on the command line.
+pub fn schedule_name(s: Schedule) -> &'static str {
+    match s {
+        Schedule::RoundRobin => "round-robin",
+        Schedule::Gauntlet => "gauntlet",
+    }
+}
+
+/// The encounters of `n` engines, as (first, second) engine indices.
+fn encounters_of(n: usize, schedule: Schedule) -> Vec<(usize, usize)> {
+    match schedule {
+        Schedule::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        Schedule::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
     }
 }
 
@@ -134,12 +355,24 @@ pub struct MatchSummary {
 }
 impl MatchSummary {
     fn add_game(&mut self, rec: &GameRecord, first_is_red: bool) {
+        self.add_result(rec.outcome, rec.reason, &rec.names, first_is_red);
+    }
+
+    /// Counts one game: its outcome and reason, the names of Red and Black, and whether the
+    /// encounter's first engine played Red.
+    pub fn add_result(
+        &mut self,
+        outcome: Outcome,
+        reason: Reason,
+        names: &[String; 2],
+        first_is_red: bool,
+    ) {
         let first = if first_is_red {
             Color::Red
         } else {
             Color::Black
         };
-        let p = rec.outcome.points(first);
+        let p = outcome.points(first);
         self.games += 1;
         if p == 1.0 {
             self.wins += 1;
@@ -148,11 +381,11 @@ impl MatchSummary {
         } else {
             self.draws += 1;
         }
-        *self.reasons.entry(rec.reason.as_str()).or_default() += 1;
-        if rec.reason.is_failure() {
-            let loser = match rec.outcome {
-                super::game::Outcome::RedWins => &rec.names[1],
-                _ => &rec.names[0],
+        *self.reasons.entry(reason.as_str()).or_default() += 1;
+        if reason.is_failure() {
+            let loser = match outcome {
+                Outcome::RedWins => &names[1],
+                _ => &names[0],
             };
             *self.failures.entry(loser.clone()).or_default() += 1;
         }
@@ -316,6 +549,8 @@ pub enum LiveEvent {
         names: [String; 2],
         start_fen: String,
     },
+    /// An `info` line of the engine to move, as it printed it.
+    Info { game_no: u64, line: String },
     Moved {
         game_no: u64,
         ply: TruePly,
@@ -579,11 +814,13 @@ pub fn run_match(
         None => None,
     };
     let encounters = cfg.encounters();
-    let items = cfg.pairs.saturating_mul(encounters.len() as u64);
+    let items = cfg.scheduled_pairs();
+    let share = cfg.shard.map_or(items, |s| s.share_of(items));
+    let identity = cfg.identity();
     let next = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = unbounded::<Msg>();
-    let workers = cfg.concurrency.max(1).min(items.max(1) as usize);
+    let workers = cfg.concurrency.max(1).min(share.max(1) as usize);
     let mut handles = Vec::new();
     for worker in 0..workers {
         let (next, stop, tx, cfg) = (next.clone(), stop.clone(), tx.clone(), cfg.clone());
@@ -614,7 +851,7 @@ pub fn run_match(
                 summary: MatchSummary::default(),
             })
             .collect(),
-        total_games: items * 2,
+        total_games: share * 2,
         stopped_early: false,
         interrupted: false,
     };
@@ -629,10 +866,11 @@ pub fn run_match(
             Msg::Done(f) => f,
         };
         if let Some(file) = &mut file {
-            let line = f
-                .record
-                .to_json(f.game_no, f.pair + 1, cfg.variant.name())
-                .to_string();
+            let mut json = f.record.to_json(f.game_no, f.pair + 1, cfg.variant.name());
+            if let Json::Obj(fields) = &mut json {
+                fields.push(("match".into(), identity.to_json(cfg.shard)));
+            }
+            let line = json.to_string();
             if let Err(e) = write_line(file, &line) {
                 write_error.get_or_insert_with(|| e.to_string());
             }
@@ -655,8 +893,13 @@ pub fn run_match(
             if let (Some(test), false) = (&cfg.sprt, decided) {
                 let (llr, v) = test.decide(&summary.pairs);
                 summary.sprt = Some((llr, v));
-                if v != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
-                    t.stopped_early = next.load(Ordering::SeqCst) < items;
+                // A share plays all its pairs: the test is decided over all shares' records
+                // (`jieqi merge`).
+                if v != SprtVerdict::Continue
+                    && cfg.shard.is_none()
+                    && !stop.swap(true, Ordering::SeqCst)
+                {
+                    t.stopped_early = next.load(Ordering::SeqCst) < share;
                 }
             }
         } else {
@@ -690,12 +933,15 @@ fn work(
 ) {
     let mut seats: Vec<Seat> = cfg.engines.iter().cloned().map(Seat::new).collect();
     let e_count = encounters.len() as u64;
-    let items = cfg.pairs.saturating_mul(e_count);
+    let items = cfg.scheduled_pairs();
+    let share = cfg.shard.map_or(items, |s| s.share_of(items));
     'items: while !stop.load(Ordering::SeqCst) && !abort.load(Ordering::SeqCst) {
-        let k = next.fetch_add(1, Ordering::SeqCst);
-        if k >= items {
+        let j = next.fetch_add(1, Ordering::SeqCst);
+        if j >= share {
             break;
         }
+        // The j-th pair of this run: of the whole match, or of its share.
+        let k = cfg.shard.map_or(j, |s| s.item(j));
         let (pair, encounter) = (k / e_count, (k % e_count) as usize);
         let Ok(start) = pair_start(cfg, pair) else {
             continue; // checked before the match
@@ -712,6 +958,10 @@ fn work(
                         game_no,
                         names: names.clone(),
                         start_fen: start_fen.to_string(),
+                    },
+                    GameEvent::Info { line } => LiveEvent::Info {
+                        game_no,
+                        line: line.to_string(),
                     },
                     GameEvent::Moved { ply, time_ms, book } => LiveEvent::Moved {
                         game_no,

@@ -121,7 +121,13 @@ impl Engine {
                 driver::run(&root, &limits, &options, &shared, &report)
             });
             let (best, ponder) = match std::panic::catch_unwind(run) {
-                Ok(out) => (out.best, out.ponder),
+                Ok(out) => {
+                    if let Some(text) = flip_odds_text(&root, &options, &out, shared.total_nodes())
+                    {
+                        let _ = reports.send(Report::Text(text));
+                    }
+                    (out.best, out.ponder)
+                }
                 Err(_) => {
                     let best = driver::root_moves(&root.position, &limits).first().copied();
                     let _ = reports.send(Report::Text(
@@ -152,6 +158,13 @@ impl Engine {
             s.clock_base_ms.store(s.elapsed_ms(), Ordering::SeqCst);
             s.pondering.store(false, Ordering::SeqCst);
         }
+    }
+
+    /// Nodes and milliseconds of the last search (of the running one: so far).
+    pub fn last_search_totals(&self) -> Option<(u64, u64)> {
+        self.current
+            .as_ref()
+            .map(|s| (s.total_nodes(), s.elapsed_ms()))
     }
 
     /// Whether a search is running (until just before its `Done` report is sent).
@@ -195,6 +208,25 @@ impl Engine {
     pub fn search_blocking(&mut self, root: Root, limits: Limits) -> Vec<Report> {
         self.search_with(root, limits, |_| {})
     }
+}
+
+/// With [`Options::flip_odds`] and a best move that flips a piece: its odds as a report line.
+/// Each identity gets a quarter of the search's nodes shared out (1000 to 100000 each), so the
+/// answer comes a little later than the search ends.
+fn flip_odds_text(
+    root: &Root,
+    options: &Options,
+    out: &driver::Outcome,
+    searched: u64,
+) -> Option<String> {
+    let best = out.best?;
+    if !options.flip_odds || !root.position.is_flip(best) {
+        return None;
+    }
+    let k = root.position.flip_outcomes(best.from()).len().max(1) as u64;
+    let nodes = (searched / (4 * k)).clamp(1000, 100_000);
+    super::odds::flip_odds(&root.position, best, options, nodes)
+        .map(|o| format!("flipodds {}", o.text()))
 }
 
 impl Drop for Engine {

@@ -8,6 +8,7 @@ mod chance;
 mod driver;
 mod engine;
 pub mod eval;
+pub mod odds;
 pub mod params;
 mod shared;
 mod time;

@@ -103,6 +103,9 @@ pub struct Options {
     pub params: VariantParams,
     /// Evaluation weights for every variant (`None`: the built-in weights of each).
     pub weights: Option<Arc<Weights>>,
+    /// When the best move flips a piece: after the search, value each identity it can reveal
+    /// (see [`super::odds`]) and report them in a `Report::Text` starting with `flipodds`.
+    pub flip_odds: bool,
 }
 
 impl Options {
@@ -125,6 +128,7 @@ impl Default for Options {
             learn_captures: true,
             params: VariantParams::default(),
             weights: None,
+            flip_odds: false,
         }
     }
 }

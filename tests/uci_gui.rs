@@ -1,0 +1,279 @@
+//! UCI answers a GUI relies on (protocol.md sections 8, 10, 11, 13): the last scored `info`
+//! line before `bestmove` is the final result, a `go` after a refused `position` answers
+//! `bestmove (none)`, WDL is shown by default, and `FlipOdds` reports what each identity of a
+//! flip would be worth.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(JIEQI)
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(60)) {
+                Ok(l) => {
+                    let end = l.starts_with(prefix);
+                    got.push(l);
+                    if end {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within 60 s; got {got:?}"),
+            }
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`, so that every earlier command was handled.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The value after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == key)?;
+    words.get(i + 1).copied()
+}
+
+fn num(line: &str, key: &str) -> u64 {
+    field(line, key)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+/// Checks a search's lines: the last line with a score before `bestmove` is multipv 1, its PV
+/// starts with the move played, and it has the largest node count and time of the search.
+fn check_final_line(lines: &[String]) -> String {
+    let best = lines.last().unwrap();
+    let mv = best
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    let last = scored.last().expect("a scored line");
+    assert_eq!(field(last, "multipv"), Some("1"), "{last}");
+    assert_eq!(field(last, "pv"), Some(mv), "{last} / {best}");
+    for l in &scored {
+        assert!(num(last, "nodes") >= num(l, "nodes"), "{last} / {l}");
+        assert!(num(last, "time") >= num(l, "time"), "{last} / {l}");
+    }
+    assert!(last.contains(" wdl "), "WDL by default: {last}");
+    last.to_string()
+}
+
+#[test]
+fn the_last_scored_line_is_the_result_and_wdl_is_shown() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(hello.contains(&"option name UCI_ShowWDL type check default true".to_string()));
+    assert!(hello.contains(&"option name FlipOdds type check default false".to_string()));
+    // Several lines: each iteration reports lines 1..3, the search ends with line 1.
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go nodes 30000");
+    let lines = e.until("bestmove ");
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
+    check_final_line(&lines);
+    // One line, a search cut by its node budget mid-iteration.
+    e.send("setoption name MultiPV value 1");
+    e.send("position startpos moves b2e2C h9g7n");
+    e.send("go nodes 5000");
+    check_final_line(&e.until("bestmove "));
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("go depth 2");
+    let lines = e.until("bestmove ");
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
+}
+
+#[test]
+fn go_after_a_refused_position_answers_none() {
+    let mut e = Engine::start();
+    let refused = [
+        "position fen not/a/fen w - 0 1",
+        "position startpos moves z9z9",
+        // A flip without its identity: the GUI must say what was revealed.
+        "position startpos moves b2e2C h9g7n a3a4",
+    ];
+    for bad in refused {
+        e.send("position startpos moves b2e2C");
+        e.send(bad);
+        e.send("go nodes 2000");
+        let lines = e.until("bestmove ");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{bad}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string go: the last position command was refused")),
+            "{lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info depth")),
+            "nothing searched: {lines:?}"
+        );
+        // Again: still no search, until a position is accepted.
+        e.send("go movetime 50");
+        assert_eq!(e.until("bestmove ").last().unwrap(), "bestmove (none)");
+        e.send("position startpos moves b2e2C h9g7n");
+        e.send("go nodes 2000");
+        let lines = e.until("bestmove ");
+        assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    }
+    // `ucinewgame` starts afresh from the start position.
+    e.send("position fen junk");
+    e.send("ucinewgame");
+    e.send("go nodes 2000");
+    assert_ne!(e.until("bestmove ").last().unwrap(), "bestmove (none)");
+    // A go that waits behind a running search still gets its own (none).
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position fen junk");
+    e.send("go nodes 1000");
+    e.send("stop");
+    let first = e.until("bestmove ");
+    assert_ne!(first.last().unwrap(), "bestmove (none)");
+    let second = e.until("bestmove ");
+    assert_eq!(second.last().unwrap(), "bestmove (none)", "{second:?}");
+    e.sync();
+}
+
+#[test]
+fn flip_odds_name_every_identity_of_the_best_flip() {
+    let mut e = Engine::start();
+    e.send("setoption name FlipOdds value true");
+    e.send("position startpos");
+    // At the start every move flips a piece.
+    e.send("go nodes 5000");
+    let lines = e.until("bestmove ");
+    let best = lines.last().unwrap()[9..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let odds = lines
+        .iter()
+        .find(|l| l.starts_with("info string flipodds "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let words: Vec<&str> = odds.split_whitespace().skip(3).collect();
+    assert_eq!(words[0], best);
+    // Red's pool at the start: R A C N B twice, P five times.
+    let mut counts = Vec::new();
+    for item in words[1..].chunks(4) {
+        let (letter, share) = (item[0], item[1]);
+        assert!(matches!(item[2], "cp" | "mate"), "{odds}");
+        item[3].parse::<i32>().unwrap();
+        let (n, total) = share.split_once('/').unwrap();
+        assert_eq!(total, "15");
+        counts.push((letter.to_string(), n.parse::<u32>().unwrap()));
+    }
+    counts.sort();
+    let want: Vec<(String, u32)> = [("A", 2), ("B", 2), ("C", 2), ("N", 2), ("P", 5), ("R", 2)]
+        .iter()
+        .map(|(l, n)| (l.to_string(), *n))
+        .collect();
+    assert_eq!(counts, want, "{odds}");
+    // The odds are no score line: the final info line still comes last before bestmove.
+    check_final_line(&lines);
+    assert!(!odds.contains("score"));
+}
+
+#[test]
+fn analyze_json_gives_flip_odds_for_the_best_and_named_moves() {
+    let out = Command::new(JIEQI)
+        .args([
+            "analyze", "--nodes", "3000", "--json", "--odds", "b0c2", "--odds", "h0g2",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v = jieqi::referee::json::parse(text.trim()).unwrap();
+    let best = v.get("bestmove").and_then(|b| b.as_str()).unwrap();
+    let odds = v.get("flip_odds").and_then(|o| o.as_array()).unwrap();
+    let moves: Vec<&str> = odds
+        .iter()
+        .map(|o| o.get("move").and_then(|m| m.as_str()).unwrap())
+        .collect();
+    assert_eq!(moves[0], best, "the best move (a flip at the start) first");
+    assert!(
+        moves.contains(&"b0c2") && moves.contains(&"h0g2"),
+        "{moves:?}"
+    );
+    for o in odds {
+        let ids = o.get("identities").and_then(|i| i.as_array()).unwrap();
+        assert_eq!(o.get("total").and_then(|t| t.as_i64()), Some(15));
+        let p: f64 = ids
+            .iter()
+            .map(|i| i.get("probability").and_then(|p| p.as_f64()).unwrap())
+            .sum();
+        assert!((p - 1.0).abs() < 1e-3, "probabilities sum to 1: {p}");
+        let n: i64 = ids
+            .iter()
+            .map(|i| i.get("count").and_then(|c| c.as_i64()).unwrap())
+            .sum();
+        assert_eq!(n, 15);
+        for i in ids {
+            let s = i.get("score").unwrap();
+            assert!(s.get("cp").or_else(|| s.get("mate")).is_some(), "{text}");
+        }
+    }
+    // A named move that is not a flip is refused.
+    let out = Command::new(JIEQI)
+        .args(["analyze", "--nodes", "100", "--odds", "e0e1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
