@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use jieqi::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
-use jieqi::referee::json::{self, Json};
+use serde_json::Value as Json;
 
 const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
 
@@ -112,7 +112,7 @@ fn exported_games_replay_on_the_rules_core() {
     let recs: Vec<Json> = std::fs::read_to_string(&records)
         .unwrap()
         .lines()
-        .map(|l| json::parse(l).unwrap())
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
         .collect();
     assert_eq!(recs.len(), 2);
     let mut scored = 0;
@@ -126,7 +126,7 @@ fn exported_games_replay_on_the_rules_core() {
             .unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
-        scored += replay(&json::parse(text.trim()).unwrap(), r);
+        scored += replay(&serde_json::from_str(text.trim()).unwrap(), r);
     }
     assert!(scored > 10, "engine moves carry their scores");
 
@@ -143,7 +143,7 @@ fn exported_games_replay_on_the_rules_core() {
     for r in &recs {
         let n = r.get("game").and_then(Json::as_i64).unwrap();
         let text = std::fs::read_to_string(folder.join(format!("game-{n}.json"))).unwrap();
-        replay(&json::parse(text.trim()).unwrap(), r);
+        replay(&serde_json::from_str(text.trim()).unwrap(), r);
     }
 
     // Errors: no such game, a file that is not records, `all` without a folder.

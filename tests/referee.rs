@@ -5,7 +5,6 @@ use jieqi::core::{Color, Game, Move, Piece, Position, Reveal, Variant};
 use jieqi::referee::config::{split_words, EngineSpec, Limit};
 use jieqi::referee::deal::{self, SplitMix64};
 use jieqi::referee::game::true_ply;
-use jieqi::referee::json;
 use jieqi::referee::stats::{self, EloModel, Sprt, SprtVerdict};
 use jieqi::referee::view::{self, TruePly};
 
@@ -323,25 +322,4 @@ fn engine_specs_and_time_controls() {
     assert!(Limit::parse_tc("x+1").is_err());
     assert!(Limit::parse_tc("0/10").is_err());
     assert!(Limit::parse_tc("0").is_err());
-}
-
-#[test]
-fn json_reader_reads_what_the_writer_writes() {
-    use json::Json;
-    let v = Json::Obj(vec![
-        ("name".into(), Json::str("a \"quoted\"\\ name\n\t\u{1}")),
-        ("n".into(), Json::num(-12)),
-        ("x".into(), Json::num(0.25)),
-        (
-            "list".into(),
-            Json::Arr(vec![Json::Null, Json::Bool(false)]),
-        ),
-    ]);
-    let text = v.to_string();
-    assert!(!text.contains('\n'));
-    let back = json::parse(&text).unwrap();
-    assert_eq!(back, v);
-    assert_eq!(back.get("n").and_then(|n| n.as_i64()), Some(-12));
-    assert!(json::parse("{\"a\":}").is_err());
-    assert!(json::parse("{\"a\":1}{").is_err());
 }

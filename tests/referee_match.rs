@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::referee::*;
 use jieqi::core::{Color, Variant};
-use jieqi::referee::json::Json;
+use serde_json::Value as Json;
 
 #[test]
 fn self_play_of_two_engines() {

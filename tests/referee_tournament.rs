@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::referee::*;
 use jieqi::core::{Game, GameResult, Move, Piece, Position, Reveal, Variant};
 
-fn num(v: &jieqi::referee::json::Json, key: &str) -> i64 {
+fn num(v: &serde_json::Value, key: &str) -> i64 {
     v.get(key)
         .and_then(|x| x.as_i64())
         .unwrap_or_else(|| panic!("number field {key}"))

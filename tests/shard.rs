@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use jieqi::referee::json::{self, Json};
+use serde_json::Value as Json;
 
 const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
 
@@ -31,31 +31,21 @@ fn records(path: &Path) -> Vec<Json> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
-        .map(|l| json::parse(l).unwrap())
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
         .collect()
 }
 
 /// A record without what depends on the run (times, the share that played it).
 fn comparable(r: &Json) -> String {
-    let Json::Obj(fields) = r else { panic!() };
-    let mut fields = fields.clone();
-    for (k, v) in fields.iter_mut() {
-        if k == "match" {
-            if let Json::Obj(m) = v {
-                m.retain(|(k, _)| k != "shard");
-            }
-        }
-        if k == "moves" {
-            if let Json::Arr(moves) = v {
-                for m in moves {
-                    if let Json::Obj(f) = m {
-                        f.retain(|(k, _)| k != "time_ms");
-                    }
-                }
-            }
-        }
+    let mut r = r.clone();
+    r["match"]
+        .as_object_mut()
+        .expect("a match field")
+        .remove("shard");
+    for m in r["moves"].as_array_mut().expect("moves") {
+        m.as_object_mut().expect("a move").remove("time_ms");
     }
-    Json::Obj(fields).to_string()
+    r.to_string()
 }
 
 fn game_no(r: &Json) -> i64 {

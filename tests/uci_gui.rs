@@ -240,7 +240,7 @@ fn analyze_json_gives_flip_odds_for_the_best_and_named_moves() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let v = jieqi::referee::json::parse(text.trim()).unwrap();
+    let v = serde_json::from_str::<serde_json::Value>(text.trim()).unwrap();
     let best = v.get("bestmove").and_then(|b| b.as_str()).unwrap();
     let odds = v.get("flip_odds").and_then(|o| o.as_array()).unwrap();
     let moves: Vec<&str> = odds

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use jieqi::referee::json::Json;
-use jieqi::referee::records::{jieqibox_notation, read_records};
+use jieqi::referee::records::{jieqibox_notation, read_records, JieqiBoxGame, Record};
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
@@ -33,9 +32,10 @@ pub fn run(args: ExportArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let number = |r: &Json| r.get("game").and_then(Json::as_i64);
-    let convert = |r: &jieqi::referee::records::Record| {
-        jieqibox_notation(&r.json).map_err(|e| format!("{}: {e}", r.source))
+    let convert = |r: &Record| -> Result<String, String> {
+        jieqibox_notation(&r.entry)
+            .map(|g: JieqiBoxGame| serde_json::to_string(&g).expect("a game is plain data"))
+            .map_err(|e| format!("{}: {e}", r.source))
     };
     if args.game.trim().eq_ignore_ascii_case("all") {
         let Some(dir) = &args.out else {
@@ -48,10 +48,7 @@ pub fn run(args: ExportArgs) -> ExitCode {
         }
         let mut written = 0;
         for r in &records {
-            let Some(n) = number(&r.json) else {
-                eprintln!("error: {}: no game number", r.source);
-                return ExitCode::from(1);
-            };
+            let n = r.entry.game;
             let path = dir.join(format!("game-{n}.json"));
             let result = convert(r).and_then(|j| {
                 std::fs::write(&path, format!("{j}\n"))
@@ -73,7 +70,10 @@ pub fn run(args: ExportArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let Some(r) = records.iter().find(|r| number(&r.json) == Some(n)) else {
+    let Some(r) = records
+        .iter()
+        .find(|r| i64::try_from(r.entry.game) == Ok(n))
+    else {
         eprintln!(
             "error: {}: no game {n} in the records",
             args.records.display()

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use jieqi::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
-use jieqi::referee::json::{self, Json};
+use jieqi::core::{Game, Variant};
+use jieqi::referee::records::{read_record_lines, record_ply, record_start, GameEntry};
 use jieqi::search::eval::{self, w, Weights};
 
 #[derive(Args, Debug)]
@@ -58,58 +58,32 @@ struct Sample {
     result: f32,
 }
 
-fn piece_of(m: &Json, key: &str) -> Option<Piece> {
-    m.get(key)?
-        .as_str()
-        .and_then(|t| t.chars().next())
-        .and_then(Piece::from_char)
-}
-
-/// The positions of one record (none when it cannot be replayed or did not end on the board).
-fn samples_of(r: &Json, variant: Variant, skip: usize) -> Result<Vec<Sample>, String> {
-    if r.get("variant").and_then(Json::as_str) != Some(variant.name()) {
+/// The positions of one record (none when it is of another variant or did not end on the
+/// board).
+fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample>, String> {
+    if r.variant != variant.name() {
         return Ok(Vec::new());
     }
-    let reason = r.get("reason").and_then(Json::as_str).unwrap_or("");
     if matches!(
-        reason,
+        r.reason.as_str(),
         "time_forfeit" | "illegal_move" | "crash" | "no_answer" | "start_failure"
     ) {
         return Ok(Vec::new());
     }
-    let result = match r.get("result").and_then(Json::as_str) {
-        Some("1-0") => 1.0,
-        Some("0-1") => 0.0,
-        Some("1/2-1/2") => 0.5,
+    let result = match r.result.as_str() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
         _ => return Err("no result".to_string()),
     };
-    let start_fen = r
-        .get("start_fen")
-        .and_then(Json::as_str)
-        .ok_or("no start_fen")?;
-    let setup = fen::parse(start_fen).map_err(|e| e.to_string())?;
-    let (mut start, _) = Position::from_setup(&setup, variant).map_err(|e| e.to_string())?;
-    let deal_text = r.get("deal").and_then(Json::as_str).ok_or("no deal")?;
-    if deal_text != "-" {
-        let deal: Option<Vec<Piece>> = deal_text.chars().map(Piece::from_char).collect();
-        if !start.set_deal(&deal.ok_or("bad deal")?) {
-            return Err("the deal does not fit".to_string());
-        }
-    }
-    let mut game = Game::new(start);
+    let mut game = Game::new(record_start(r).map_err(|e| e.to_string())?);
     let limit = variant.no_capture_draw_plies() as f32;
     let mut out = Vec::new();
-    let moves = r.get("moves").and_then(Json::as_array).ok_or("no moves")?;
-    for (i, m) in moves.iter().enumerate() {
-        let mv = m
-            .get("move")
-            .and_then(Json::as_str)
-            .and_then(Move::parse)
-            .ok_or("bad move")?;
+    for (i, m) in r.moves.iter().enumerate() {
+        let (mv, reveal) = record_ply(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
         let pos = *game.position();
-        let book = m.get("book").and_then(Json::as_bool).unwrap_or(false);
         let quiet = pos.occupant(mv.to()).is_none() || mv.is_pass();
-        if i >= skip && !book && quiet && !pos.in_check() {
+        if i >= skip && !m.book && quiet && !pos.in_check() {
             let mut public = pos;
             public.clear_deal();
             let hm = public.halfmove_clock() as f32;
@@ -124,10 +98,6 @@ fn samples_of(r: &Json, variant: Variant, skip: usize) -> Result<Vec<Sample>, St
                 result,
             });
         }
-        let reveal = Reveal {
-            flip: piece_of(m, "flip"),
-            captured: piece_of(m, "captured"),
-        };
         game.play(mv, reveal)
             .map_err(|e| format!("ply {}: {e}", i + 1))?;
     }
@@ -215,19 +185,18 @@ pub fn run(args: TuneArgs) -> ExitCode {
     let mut samples = Vec::new();
     let (mut games, mut skipped) = (0u64, 0u64);
     for path in &args.records {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
+        let lines = match read_record_lines(path) {
+            Ok(lines) => lines,
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
+                eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let parsed =
-                json::parse(line).and_then(|r| samples_of(&r, args.variant, args.skip_plies));
+        for line in lines {
+            let parsed = line.map_err(|e| e.to_string()).and_then(|r| {
+                samples_of(&r.entry, args.variant, args.skip_plies)
+                    .map_err(|e| format!("{}: {e}", r.source))
+            });
             match parsed {
                 Ok(s) if !s.is_empty() => {
                     games += 1;
@@ -235,7 +204,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
                 }
                 Ok(_) => skipped += 1,
                 Err(e) => {
-                    eprintln!("warning: {} line {}: {e}", path.display(), n + 1);
+                    eprintln!("warning: {e}");
                     skipped += 1;
                 }
             }

@@ -40,7 +40,9 @@ pub enum EngineError {
 }
 
 /// A search score as the engine reported it (from the side to move's point of view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In records: `{"cp": N}` or `{"mate": N}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Score {
     Cp(i32),
     /// Mate in N moves; negative when the side to move is mated.

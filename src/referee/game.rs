@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::config::{EngineSpec, Limit};
 use super::engine::{EngineError, EngineProcess, Score};
-use super::json::Json;
+use super::records::{GameEntry, MoveEntry};
 use super::view::{self, TruePly};
 use crate::core::{
     Color, DrawReason, Game, GameResult, Move, Occupant, Piece, Position, WinReason,
@@ -654,70 +654,50 @@ pub fn public_fen(pos: &Position) -> String {
 }
 
 impl GameRecord {
-    /// The record as one JSON object (see protocol.md, "Match runner").
-    pub fn to_json(&self, game: u64, pair: u64, variant: &str) -> Json {
+    /// The record of this game as it is written (see protocol.md, "Match runner"); the match's
+    /// identity is added by the runner.
+    pub fn entry(&self, game: u64, pair: u64, variant: &str) -> GameEntry {
         let moves = self
             .moves
             .iter()
-            .map(|m| {
-                let score = match m.score {
-                    Some(Score::Cp(c)) => Json::Obj(vec![("cp".into(), Json::num(c))]),
-                    Some(Score::Mate(n)) => Json::Obj(vec![("mate".into(), Json::num(n))]),
-                    None => Json::Null,
-                };
-                Json::Obj(vec![
-                    ("move".into(), Json::str(m.ply.mv.to_string())),
-                    ("side".into(), Json::str(m.ply.mover.name())),
-                    (
-                        "flip".into(),
-                        Json::opt_str(m.ply.flip.map(|p| p.char().to_string())),
-                    ),
-                    (
-                        "captured".into(),
-                        Json::opt_str(m.ply.captured.map(|p| p.char().to_string())),
-                    ),
-                    (
-                        "red_view".into(),
-                        Json::str(view::move_text(&m.ply, Some(Color::Red))),
-                    ),
-                    (
-                        "black_view".into(),
-                        Json::str(view::move_text(&m.ply, Some(Color::Black))),
-                    ),
-                    ("book".into(), Json::Bool(m.book)),
-                    ("time_ms".into(), Json::num(m.time_ms as f64)),
-                    ("score".into(), score),
-                    ("depth".into(), Json::opt_num(m.depth)),
-                    ("nodes".into(), Json::opt_num(m.nodes.map(|n| n as f64))),
-                    (
-                        "clock_ms".into(),
-                        Json::opt_num(m.clock_ms.map(|c| c as f64)),
-                    ),
-                ])
+            .map(|m| MoveEntry {
+                mv: m.ply.mv.to_string(),
+                side: m.ply.mover.name().to_string(),
+                flip: m.ply.flip.map(|p| p.char().to_string()),
+                captured: m.ply.captured.map(|p| p.char().to_string()),
+                red_view: view::move_text(&m.ply, Some(Color::Red)),
+                black_view: view::move_text(&m.ply, Some(Color::Black)),
+                book: m.book,
+                time_ms: m.time_ms,
+                score: m.score,
+                depth: m.depth,
+                nodes: m.nodes,
+                clock_ms: m.clock_ms,
             })
             .collect();
         let winner = match self.outcome {
-            Outcome::RedWins => Json::str(self.names[0].clone()),
-            Outcome::BlackWins => Json::str(self.names[1].clone()),
-            Outcome::Draw => Json::Null,
+            Outcome::RedWins => Some(self.names[0].clone()),
+            Outcome::BlackWins => Some(self.names[1].clone()),
+            Outcome::Draw => None,
         };
-        Json::Obj(vec![
-            ("game".into(), Json::num(game as f64)),
-            ("pair".into(), Json::num(pair as f64)),
-            ("variant".into(), Json::str(variant)),
-            ("red".into(), Json::str(self.names[0].clone())),
-            ("black".into(), Json::str(self.names[1].clone())),
-            ("red_limit".into(), Json::str(self.limits[0].clone())),
-            ("black_limit".into(), Json::str(self.limits[1].clone())),
-            ("start_fen".into(), Json::str(self.start_fen.clone())),
-            ("deal".into(), Json::str(super::deal::deal_text(&self.deal))),
-            ("moves".into(), Json::Arr(moves)),
-            ("plies".into(), Json::num(self.moves.len() as f64)),
-            ("result".into(), Json::str(self.outcome.text())),
-            ("winner".into(), winner),
-            ("reason".into(), Json::str(self.reason.as_str())),
-            ("detail".into(), Json::str(self.detail.clone())),
-            ("final_fen".into(), Json::str(self.final_fen.clone())),
-        ])
+        GameEntry {
+            game,
+            pair,
+            variant: variant.to_string(),
+            red: self.names[0].clone(),
+            black: self.names[1].clone(),
+            red_limit: self.limits[0].clone(),
+            black_limit: self.limits[1].clone(),
+            start_fen: self.start_fen.clone(),
+            deal: super::deal::deal_text(&self.deal),
+            moves,
+            plies: self.moves.len() as u64,
+            result: self.outcome.text().to_string(),
+            winner,
+            reason: self.reason.as_str().to_string(),
+            detail: self.detail.clone(),
+            final_fen: self.final_fen.clone(),
+            match_: None,
+        }
     }
 }

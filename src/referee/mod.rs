@@ -5,8 +5,8 @@
 //! side is sent), [`engine`] (engine processes over UCI with timeouts), [`game`] (one game:
 //! clocks, legality on the true position, results, adjudication), [`runner`] (a match: pairs of
 //! games with colours swapped, concurrency, records, progress, SPRT), [`stats`] (Elo, LOS,
-//! pentanomial, SPRT; pure), [`json`] (the record format's writer and a small reader),
-//! [`records`] (record files read back: shares of a match merged, games in JieqiBox's format),
+//! pentanomial, SPRT; pure), [`records`] (the record format, written and read through serde;
+//! record files read back: shares of a match merged, games in JieqiBox's format),
 //! [`config`] (engine specifications and time controls read from text), [`jai`] (JieqiBox's
 //! match mode: the JAI protocol on standard input and output).
 //!
@@ -18,7 +18,6 @@ pub mod deal;
 pub mod engine;
 pub mod game;
 pub mod jai;
-pub mod json;
 pub mod records;
 pub mod runner;
 pub mod stats;

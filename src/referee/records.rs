@@ -5,38 +5,174 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
+use super::engine::Score;
 use super::game::{Outcome, Reason};
-use super::json::{self, Json};
 use super::runner::{Encounter, MatchIdentity, MatchSummary, Tournament};
 use super::stats::Sprt;
 use crate::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
+
+/// One line of a record file: a finished game (protocol.md section 17, "Records"). The fields
+/// are written in this order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameEntry {
+    /// 1-based game number.
+    pub game: u64,
+    /// 1-based pair (deal) number.
+    pub pair: u64,
+    pub variant: String,
+    pub red: String,
+    pub black: String,
+    pub red_limit: String,
+    pub black_limit: String,
+    /// The public start FEN, as the engines were sent it.
+    pub start_fen: String,
+    /// The true identities of the start's face-down pieces in square order, `-` when none.
+    pub deal: String,
+    pub moves: Vec<MoveEntry>,
+    pub plies: u64,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The winning engine's name (`null` for a draw).
+    pub winner: Option<String>,
+    pub reason: String,
+    pub detail: String,
+    pub final_fen: String,
+    /// What identifies the match. Records of runners that did not write it still read (they
+    /// export, but do not merge).
+    #[serde(rename = "match", default, skip_serializing_if = "Option::is_none")]
+    pub match_: Option<MatchEntry>,
+}
+
+/// One ply of a [`GameEntry`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveEntry {
+    /// The 4-character move (`0000` for the Maniac pass).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `red` or `black`.
+    pub side: String,
+    /// The identity revealed (FEN letter), if the move flipped a piece.
+    pub flip: Option<String>,
+    /// The identity of the face-down piece captured, if any.
+    pub captured: Option<String>,
+    pub red_view: String,
+    pub black_view: String,
+    /// An opening move, not played by an engine.
+    #[serde(default)]
+    pub book: bool,
+    pub time_ms: u64,
+    /// The mover's last reported score: `{"cp": N}` or `{"mate": N}`.
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// The mover's clock after the move (clock limits only).
+    pub clock_ms: Option<i64>,
+}
+
+/// The `match` field of a [`GameEntry`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchEntry {
+    /// A digest of the match's settings.
+    pub id: String,
+    pub engines: Vec<String>,
+    /// `round-robin` or `gauntlet`.
+    pub schedule: String,
+    pub pairs: u64,
+    /// The SPRT's settings as `--sprt` reads them.
+    pub sprt: Option<String>,
+    /// `I/N` for a share of the match.
+    pub shard: Option<String>,
+}
+
+impl GameEntry {
+    /// The entry as one line of JSON (no newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a game entry is plain data")
+    }
+}
+
+/// What went wrong reading records or making something of them.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
+    /// A line that is not JSON, or not a game record.
+    #[error("{at}: {error}")]
+    Line {
+        at: String,
+        error: serde_json::Error,
+    },
+    #[error("no records to merge")]
+    Empty,
+    #[error("{at}: the record has no 'match' field")]
+    NoMatch { at: String },
+    /// The record's `match` field does not describe a match.
+    #[error("{at}: match: {what}")]
+    BadMatch { at: String, what: String },
+    #[error("{at}: a game of another match (match {id}, not {expected} as in {first})")]
+    OtherMatch {
+        at: String,
+        id: String,
+        expected: String,
+        first: String,
+    },
+    #[error("{at}: no game number of this match")]
+    GameNumber { at: String },
+    #[error("{at}: no {what}")]
+    Missing { at: String, what: &'static str },
+    /// The players of a game (`red vs black`) are not the ones its number schedules.
+    #[error("{at}: game {game} is {found}, but this match schedules {scheduled}")]
+    Players {
+        at: String,
+        game: u64,
+        found: String,
+        scheduled: String,
+    },
+    #[error("game {game} appears twice ({first} and {second})")]
+    Twice {
+        game: u64,
+        first: String,
+        second: String,
+    },
+    #[error("{at}: {what}")]
+    Sprt { at: String, what: String },
+}
 
 /// One record and where it was read.
 #[derive(Clone, Debug)]
 pub struct Record {
     /// `file:line`, for messages.
     pub source: String,
-    pub json: Json,
+    pub entry: GameEntry,
 }
 
-/// Reads a record file: one JSON object per line, blank lines skipped. A line that is not JSON
-/// is an error naming the file and line.
-pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let source = format!("{}:{}", path.display(), i + 1);
-        let json = json::parse(line).map_err(|e| format!("{source}: {e}"))?;
-        out.push(Record { source, json });
-    }
-    Ok(out)
+/// Reads a record file line by line: the result of each non-blank line, in order. Only a file
+/// that cannot be read is an error here; a line that is not a record is an error in its place.
+pub fn read_record_lines(path: &Path) -> Result<Vec<Result<Record, RecordError>>, RecordError> {
+    let text = std::fs::read_to_string(path).map_err(|error| RecordError::Io {
+        path: path.display().to_string(),
+        error,
+    })?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            let source = format!("{}:{}", path.display(), i + 1);
+            match serde_json::from_str(line) {
+                Ok(entry) => Ok(Record { source, entry }),
+                Err(error) => Err(RecordError::Line { at: source, error }),
+            }
+        })
+        .collect())
 }
 
-fn text<'a>(r: &'a Json, key: &str) -> Option<&'a str> {
-    r.get(key).and_then(Json::as_str)
+/// Reads a record file: one game record (JSON object) per line, blank lines skipped. A line
+/// that is not a record is an error naming the file and line.
+pub fn read_records(path: &Path) -> Result<Vec<Record>, RecordError> {
+    read_record_lines(path)?.into_iter().collect()
 }
 
 fn outcome_of(result: &str) -> Option<Outcome> {
@@ -64,14 +200,20 @@ pub struct Merged {
 /// single run would have reached: every encounter's W/D/L, reasons, failures, pentanomial
 /// pairs, and the SPRT over all complete pairs. Refuses records of different matches, a game
 /// that appears twice, and records without the `match` field.
-pub fn merge(records: &[Record]) -> Result<Merged, String> {
-    let first = records.first().ok_or("no records to merge")?;
-    let identity_of = |r: &Record| -> Result<MatchIdentity, String> {
+pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
+    let first = records.first().ok_or(RecordError::Empty)?;
+    let identity_of = |r: &Record| -> Result<MatchIdentity, RecordError> {
         let m = r
-            .json
-            .get("match")
-            .ok_or_else(|| format!("{}: the record has no 'match' field", r.source))?;
-        MatchIdentity::from_json(m).map_err(|e| format!("{}: {e}", r.source))
+            .entry
+            .match_
+            .as_ref()
+            .ok_or_else(|| RecordError::NoMatch {
+                at: r.source.clone(),
+            })?;
+        MatchIdentity::from_entry(m).map_err(|what| RecordError::BadMatch {
+            at: r.source.clone(),
+            what: what.to_string(),
+        })
     };
     let identity = identity_of(first)?;
     let encounters = identity.encounters();
@@ -82,49 +224,55 @@ pub fn merge(records: &[Record]) -> Result<Merged, String> {
     for r in records {
         let other = identity_of(r)?;
         if other.id != identity.id {
-            return Err(format!(
-                "{}: a game of another match (match {}, not {} as in {})",
-                r.source, other.id, identity.id, first.source
-            ));
+            return Err(RecordError::OtherMatch {
+                at: r.source.clone(),
+                id: other.id,
+                expected: identity.id.clone(),
+                first: first.source.clone(),
+            });
         }
-        let j = &r.json;
-        let game = j
-            .get("game")
-            .and_then(Json::as_i64)
-            .filter(|&g| g >= 1 && (g as u64) <= total_games)
-            .ok_or_else(|| format!("{}: no game number of this match", r.source))?
-            as u64;
-        let outcome = text(j, "result")
-            .and_then(outcome_of)
-            .ok_or_else(|| format!("{}: no result", r.source))?;
-        let reason = text(j, "reason")
-            .and_then(Reason::parse)
-            .ok_or_else(|| format!("{}: no reason", r.source))?;
-        let names = [
-            text(j, "red").unwrap_or_default().to_string(),
-            text(j, "black").unwrap_or_default().to_string(),
-        ];
+        let e = &r.entry;
+        let at = || r.source.clone();
+        let game = e.game;
+        if game < 1 || game > total_games {
+            return Err(RecordError::GameNumber { at: at() });
+        }
+        let outcome = outcome_of(&e.result).ok_or(RecordError::Missing {
+            at: at(),
+            what: "result",
+        })?;
+        let reason = Reason::parse(&e.reason).ok_or(RecordError::Missing {
+            at: at(),
+            what: "reason",
+        })?;
+        let names = [e.red.clone(), e.black.clone()];
         // Game 2k+1 has the encounter's first engine as Red, game 2k+2 as Black.
         let k = (game - 1) / 2;
         let (a, b) = encounters[(k % e_count) as usize];
         let expected = if game % 2 == 1 { [a, b] } else { [b, a] };
         let expected = expected.map(|i| identity.engines[i].as_str());
         if names[0] != expected[0] || names[1] != expected[1] {
-            return Err(format!(
-                "{}: game {game} is {} vs {}, but this match schedules {} vs {}",
-                r.source, names[0], names[1], expected[0], expected[1]
-            ));
+            return Err(RecordError::Players {
+                at: at(),
+                game,
+                found: format!("{} vs {}", names[0], names[1]),
+                scheduled: format!("{} vs {}", expected[0], expected[1]),
+            });
         }
         if let Some((seen, ..)) = games.get(&game) {
-            return Err(format!(
-                "game {game} appears twice ({seen} and {})",
-                r.source
-            ));
+            return Err(RecordError::Twice {
+                game,
+                first: seen.clone(),
+                second: at(),
+            });
         }
-        games.insert(game, (r.source.clone(), outcome, reason, names));
+        games.insert(game, (at(), outcome, reason, names));
     }
     let sprt = match &identity.sprt {
-        Some(t) => Some(Sprt::parse(t).map_err(|e| format!("{}: {e}", first.source))?),
+        Some(t) => Some(Sprt::parse(t).map_err(|what| RecordError::Sprt {
+            at: first.source.clone(),
+            what,
+        })?),
         None => None,
     };
     let mut t = Tournament {
@@ -170,29 +318,108 @@ pub fn merge(records: &[Record]) -> Result<Merged, String> {
     })
 }
 
+/// An identity letter of a record (`flip`, `captured`), if there is one.
+fn identity(text: &Option<String>, key: &str) -> Result<Option<Piece>, ReplayError> {
+    match text {
+        None => Ok(None),
+        Some(t) => t
+            .chars()
+            .next()
+            .and_then(Piece::from_char)
+            .map(Some)
+            .ok_or_else(|| ReplayError::Identity(key.to_string())),
+    }
+}
+
 /// One ply of a record: the move and the identities it revealed.
-fn record_ply(m: &Json) -> Result<(Move, Reveal), String> {
-    let mv = text(m, "move")
-        .and_then(Move::parse)
-        .ok_or("a move that cannot be read")?;
-    let piece = |key: &str| -> Result<Option<Piece>, String> {
-        match m.get(key) {
-            None | Some(Json::Null) => Ok(None),
-            Some(v) => v
-                .as_str()
-                .and_then(|t| t.chars().next())
-                .and_then(Piece::from_char)
-                .map(Some)
-                .ok_or_else(|| format!("a bad '{key}' identity")),
-        }
-    };
+pub fn record_ply(m: &MoveEntry) -> Result<(Move, Reveal), ReplayError> {
+    let mv = Move::parse(&m.mv).ok_or_else(|| ReplayError::Move(m.mv.clone()))?;
     Ok((
         mv,
         Reveal {
-            flip: piece("flip")?,
-            captured: piece("captured")?,
+            flip: identity(&m.flip, "flip")?,
+            captured: identity(&m.captured, "captured")?,
         },
     ))
+}
+
+/// Why a record does not replay on the rules core.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("an unknown variant '{0}'")]
+    Variant(String),
+    #[error("start_fen: {0}")]
+    StartFen(String),
+    #[error("a bad deal")]
+    Deal,
+    #[error("the deal does not fit the start")]
+    DealFit,
+    #[error("a move that cannot be read: '{0}'")]
+    Move(String),
+    #[error("a bad '{0}' identity")]
+    Identity(String),
+    #[error("ply {ply}: {error}")]
+    Ply { ply: usize, error: Box<ReplayError> },
+    #[error("ply {ply} '{data}': {rule}")]
+    Rule {
+        ply: usize,
+        data: String,
+        rule: String,
+    },
+}
+
+/// The true start of a recorded game: its start position with the deal.
+pub fn record_start(r: &GameEntry) -> Result<Position, ReplayError> {
+    let variant: Variant = r
+        .variant
+        .parse()
+        .map_err(|_| ReplayError::Variant(r.variant.clone()))?;
+    let setup = fen::parse(&r.start_fen).map_err(|e| ReplayError::StartFen(e.to_string()))?;
+    let (mut start, _) =
+        Position::from_setup(&setup, variant).map_err(|e| ReplayError::StartFen(e.to_string()))?;
+    if r.deal != "-" {
+        let deal: Option<Vec<Piece>> = r.deal.chars().map(Piece::from_char).collect();
+        if !start.set_deal(&deal.ok_or(ReplayError::Deal)?) {
+            return Err(ReplayError::DealFit);
+        }
+    }
+    Ok(start)
+}
+
+/// A game in JieqiBox's notation format (what [`jieqibox_notation`] makes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JieqiBoxGame {
+    pub metadata: JieqiBoxMetadata,
+    pub moves: Vec<JieqiBoxMove>,
+}
+
+/// The `metadata` of a [`JieqiBoxGame`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JieqiBoxMetadata {
+    pub event: String,
+    pub site: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub initial_fen: String,
+    pub flip_mode: String,
+    pub current_fen: String,
+}
+
+/// One element of the `moves` of a [`JieqiBoxGame`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JieqiBoxMove {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub data: String,
+    pub fen: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_score: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_time: Option<u64>,
 }
 
 /// A game of a record file in JieqiBox's notation format: `metadata` (players, result, round,
@@ -203,22 +430,7 @@ fn record_ply(m: &Json) -> Result<(Move, Reveal), String> {
 ///
 /// The game is replayed on the rules core from its start and deal; a record that does not
 /// replay is an error.
-pub fn jieqibox_notation(r: &Json) -> Result<Json, String> {
-    let variant: Variant = text(r, "variant")
-        .and_then(|v| v.parse().ok())
-        .ok_or("no variant")?;
-    let start_fen = text(r, "start_fen").ok_or("no start_fen")?;
-    let setup = fen::parse(start_fen).map_err(|e| format!("start_fen: {e}"))?;
-    let (start, _) =
-        Position::from_setup(&setup, variant).map_err(|e| format!("start_fen: {e}"))?;
-    let deal_text = text(r, "deal").ok_or("no deal")?;
-    let mut dealt = start;
-    if deal_text != "-" {
-        let deal: Option<Vec<Piece>> = deal_text.chars().map(Piece::from_char).collect();
-        if !dealt.set_deal(&deal.ok_or("a bad deal")?) {
-            return Err("the deal does not fit the start".to_string());
-        }
-    }
+pub fn jieqibox_notation(r: &GameEntry) -> Result<JieqiBoxGame, ReplayError> {
     // The public view of the true position: face-down pieces unknown, the pool exactly the
     // identities still face down, the captured pool the face-down pieces captured.
     let public = |p: &Position| {
@@ -226,72 +438,45 @@ pub fn jieqibox_notation(r: &Json) -> Result<Json, String> {
         q.clear_deal();
         q.fen6()
     };
-    let mut game = Game::new(dealt);
+    let mut game = Game::new(record_start(r)?);
     let initial = public(game.position());
     let mut moves = Vec::new();
-    let list = r.get("moves").and_then(Json::as_array).ok_or("no moves")?;
-    for (i, m) in list.iter().enumerate() {
-        let (mv, reveal) = record_ply(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+    for (i, m) in r.moves.iter().enumerate() {
+        let (mv, reveal) = record_ply(m).map_err(|e| ReplayError::Ply {
+            ply: i + 1,
+            error: Box::new(e),
+        })?;
         let mut data = mv.to_string();
-        if let Some(f) = reveal.flip {
-            data.push(f.char());
-        }
-        if let Some(c) = reveal.captured {
-            data.push(c.char());
-        }
-        game.play(mv, reveal)
-            .map_err(|e| format!("ply {} '{data}': {e}", i + 1))?;
-        let mut fields = vec![
-            ("type".to_string(), Json::str("move")),
-            ("data".to_string(), Json::str(data)),
-            ("fen".to_string(), Json::str(public(game.position()))),
-        ];
-        let book = m.get("book").and_then(Json::as_bool).unwrap_or(false);
-        if !book {
-            let score = m.get("score").and_then(|s| {
-                if let Some(c) = s.get("cp").and_then(Json::as_i64) {
-                    Some(c)
-                } else {
-                    s.get("mate").and_then(Json::as_i64).map(|n| {
-                        if n >= 0 {
-                            30000 - n
-                        } else {
-                            -30000 - n
-                        }
-                    })
-                }
-            });
-            if let Some(s) = score {
-                fields.push(("engineScore".to_string(), Json::num(s as f64)));
-            }
-            if let Some(t) = m.get("time_ms").and_then(Json::as_i64) {
-                fields.push(("engineTime".to_string(), Json::num(t as f64)));
-            }
-        }
-        moves.push(Json::Obj(fields));
+        data.extend(reveal.flip.map(Piece::char));
+        data.extend(reveal.captured.map(Piece::char));
+        game.play(mv, reveal).map_err(|e| ReplayError::Rule {
+            ply: i + 1,
+            data: data.clone(),
+            rule: e.to_string(),
+        })?;
+        let engine = !m.book;
+        moves.push(JieqiBoxMove {
+            kind: "move".to_string(),
+            data,
+            fen: public(game.position()),
+            engine_score: m.score.filter(|_| engine).map(|s| match s {
+                Score::Cp(c) => c,
+                Score::Mate(n) if n >= 0 => 30000 - n,
+                Score::Mate(n) => -30000 - n,
+            }),
+            engine_time: Some(m.time_ms).filter(|_| engine),
+        });
     }
-    let result = text(r, "result").unwrap_or("*");
-    let game_no = r.get("game").and_then(Json::as_i64).unwrap_or(0);
-    let round = r.get("pair").and_then(Json::as_i64).unwrap_or(0);
-    let metadata = Json::Obj(vec![
-        (
-            "event".into(),
-            Json::str(format!("jieqi match, game {game_no}")),
-        ),
-        ("site".into(), Json::str("jieqi")),
-        ("round".into(), Json::str(round.to_string())),
-        ("white".into(), Json::str(text(r, "red").unwrap_or("Red"))),
-        (
-            "black".into(),
-            Json::str(text(r, "black").unwrap_or("Black")),
-        ),
-        ("result".into(), Json::str(result)),
-        ("initialFen".into(), Json::str(initial)),
-        ("flipMode".into(), Json::str("random")),
-        ("currentFen".into(), Json::str(public(game.position()))),
-    ]);
-    Ok(Json::Obj(vec![
-        ("metadata".into(), metadata),
-        ("moves".into(), Json::Arr(moves)),
-    ]))
+    let metadata = JieqiBoxMetadata {
+        event: format!("jieqi match, game {}", r.game),
+        site: "jieqi".to_string(),
+        round: r.pair.to_string(),
+        white: r.red.clone(),
+        black: r.black.clone(),
+        result: r.result.clone(),
+        initial_fen: initial,
+        flip_mode: "random".to_string(),
+        current_fen: public(game.position()),
+    };
+    Ok(JieqiBoxGame { metadata, moves })
 }

@@ -18,7 +18,7 @@ use super::deal::{self, SplitMix64};
 use super::game::{
     play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
 };
-use super::json::Json;
+use super::records::MatchEntry;
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
 use super::view::TruePly;
 use crate::core::{Color, Move, Piece, Position, Variant};
@@ -258,58 +258,36 @@ pub struct MatchIdentity {
 
 impl MatchIdentity {
     /// The `match` field of a record; `shard` is the share that played the game.
-    pub fn to_json(&self, shard: Option<Shard>) -> Json {
-        Json::Obj(vec![
-            ("id".into(), Json::str(self.id.clone())),
-            (
-                "engines".into(),
-                Json::Arr(self.engines.iter().map(|n| Json::str(n.clone())).collect()),
-            ),
-            ("schedule".into(), Json::str(schedule_name(self.schedule))),
-            ("pairs".into(), Json::num(self.pairs as f64)),
-            ("sprt".into(), Json::opt_str(self.sprt.clone())),
-            ("shard".into(), Json::opt_str(shard.map(|s| s.to_string()))),
-        ])
+    pub fn entry(&self, shard: Option<Shard>) -> MatchEntry {
+        MatchEntry {
+            id: self.id.clone(),
+            engines: self.engines.clone(),
+            schedule: schedule_name(self.schedule).to_string(),
+            pairs: self.pairs,
+            sprt: self.sprt.clone(),
+            shard: shard.map(|s| s.to_string()),
+        }
     }
 
     /// Reads a record's `match` field.
-    pub fn from_json(v: &Json) -> Result<MatchIdentity, String> {
-        let id = v
-            .get("id")
-            .and_then(Json::as_str)
-            .ok_or("match: no id")?
-            .to_string();
-        let engines = v
-            .get("engines")
-            .and_then(Json::as_array)
-            .ok_or("match: no engines")?
-            .iter()
-            .map(|n| {
-                n.as_str()
-                    .map(str::to_string)
-                    .ok_or("match: a bad engine name")
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let schedule = match v.get("schedule").and_then(Json::as_str) {
-            Some("round-robin") => Schedule::RoundRobin,
-            Some("gauntlet") => Schedule::Gauntlet,
-            _ => return Err("match: no schedule".to_string()),
+    pub fn from_entry(m: &MatchEntry) -> Result<MatchIdentity, &'static str> {
+        let schedule = match m.schedule.as_str() {
+            "round-robin" => Schedule::RoundRobin,
+            "gauntlet" => Schedule::Gauntlet,
+            _ => return Err("no schedule"),
         };
-        let pairs = v
-            .get("pairs")
-            .and_then(Json::as_i64)
-            .filter(|&p| p > 0)
-            .ok_or("match: no pairs")? as u64;
-        let sprt = v.get("sprt").and_then(Json::as_str).map(str::to_string);
-        if engines.len() < 2 {
-            return Err("match: fewer than two engines".to_string());
+        if m.pairs == 0 {
+            return Err("no pairs");
+        }
+        if m.engines.len() < 2 {
+            return Err("fewer than two engines");
         }
         Ok(MatchIdentity {
-            id,
-            engines,
+            id: m.id.clone(),
+            engines: m.engines.clone(),
             schedule,
-            pairs,
-            sprt,
+            pairs: m.pairs,
+            sprt: m.sprt.clone(),
         })
     }
 
@@ -866,11 +844,9 @@ pub fn run_match(
             Msg::Done(f) => f,
         };
         if let Some(file) = &mut file {
-            let mut json = f.record.to_json(f.game_no, f.pair + 1, cfg.variant.name());
-            if let Json::Obj(fields) = &mut json {
-                fields.push(("match".into(), identity.to_json(cfg.shard)));
-            }
-            let line = json.to_string();
+            let mut entry = f.record.entry(f.game_no, f.pair + 1, cfg.variant.name());
+            entry.match_ = Some(identity.entry(cfg.shard));
+            let line = entry.to_line();
             if let Err(e) = write_line(file, &line) {
                 write_error.get_or_insert_with(|| e.to_string());
             }

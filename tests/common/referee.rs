@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use jieqi::core::{fen, Color, Game, Move, Piece, Position, Reveal, Variant};
-use jieqi::referee::json::{self, Json};
+use serde_json::Value as Json;
 
 pub const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
 
@@ -92,7 +92,7 @@ pub fn read_records(path: &Path) -> Vec<Json> {
     let text = std::fs::read_to_string(path).expect("record file");
     assert!(text.is_empty() || text.ends_with('\n'), "whole lines only");
     text.lines()
-        .map(|l| json::parse(l).unwrap_or_else(|e| panic!("bad record line {e}: {l}")))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad record line {e}: {l}")))
         .collect()
 }
 
