@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::config::{EngineSpec, Limit};
-use super::engine::{EngineError, EngineProcess, Score};
+use super::engine::{EngineError, EngineProcess, Score, SearchReply};
 use super::records::{GameEntry, MoveEntry};
 use super::view::{self, TruePly};
 use crate::core::{
@@ -381,268 +381,391 @@ pub fn play_game_with(
     abort: Option<&AtomicBool>,
     observe: &mut dyn FnMut(GameEvent),
 ) -> Option<GameRecord> {
-    let names = [seats[0].spec.name.clone(), seats[1].spec.name.clone()];
-    let limits = [
-        seats[0].spec.limit.unwrap_or(cfg.limit).to_string(),
-        seats[1].spec.limit.unwrap_or(cfg.limit).to_string(),
-    ];
-    let mut seats = seats;
-    let mut moves: Vec<MoveRecord> = Vec::new();
-    let dealt = super::deal::dealt(&start.start, &start.deal)
-        .expect("the runner checks deals before the game");
-    let mut game = Game::new(dealt);
-    let finish =
-        |game: &Game, moves: Vec<MoveRecord>, outcome: Outcome, reason: Reason, detail: String| {
-            Some(GameRecord {
-                names: names.clone(),
-                limits: limits.clone(),
-                start_fen: start.start_fen.clone(),
-                deal: start.deal.clone(),
-                moves,
-                outcome,
-                reason,
-                detail,
-                final_fen: public_fen(game.position()),
-            })
-        };
+    let mut table = Table::new(start, seats, cfg);
     observe(GameEvent::Started {
-        names: &names,
+        names: &table.names,
         start_fen: &start.start_fen,
     });
+    let stop = match table.play_opening(observe).and_then(|()| table.ready()) {
+        Err(stop) => stop,
+        Ok(()) => loop {
+            if let Err(stop) = table.turn(abort, observe) {
+                break stop;
+            }
+        },
+    };
+    match stop {
+        Stop::Over(record) => Some(record),
+        Stop::Aborted => None,
+    }
+}
 
-    // Opening moves.
-    for (i, &mv) in start.opening.iter().enumerate() {
-        if game.result().is_some() {
-            break;
-        }
-        let ply = true_ply(game.position(), mv);
-        if let Err(e) = apply(&mut game, &ply) {
-            // The runner checks openings; should one still fail, the game is a draw on record.
-            return finish(
-                &game,
-                moves,
-                Outcome::Draw,
-                Reason::MaxPlies,
-                format!("opening move {} '{mv}' cannot be played: {e}", i + 1),
-            );
-        }
-        observe(GameEvent::Moved {
-            ply: &ply,
-            time_ms: 0,
-            book: true,
-        });
-        moves.push(MoveRecord {
-            ply,
-            book: true,
-            time_ms: 0,
-            score: None,
-            depth: None,
-            nodes: None,
-            clock_ms: None,
-        });
+/// A side's clock under a clock time control.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    base_ms: i64,
+    inc_ms: i64,
+    /// `base_ms` is added again every this many moves.
+    period: Option<u32>,
+    /// Time left; may run below zero by the margin.
+    left_ms: i64,
+    /// Moves made on this clock.
+    moved: u32,
+}
+
+impl Clock {
+    /// The `movestogo` of the next move, with a period.
+    fn moves_to_go(&self) -> Option<u32> {
+        self.period.map(|m| m - self.moved % m)
     }
 
-    // Both engines ready.
-    let variant = start.start.variant();
-    for c in Color::ALL {
-        if let Err(e) = seats[c.index()].ready(variant, cfg) {
-            seats[c.index()].kill();
-            return finish(
-                &game,
+    /// Charges a move's `elapsed` time: the time left after it (increment and a new period's
+    /// base added), or, when the clock ran more than `margin_ms` below zero, by how much.
+    fn charge(&mut self, elapsed: i64, margin_ms: i64) -> Result<i64, i64> {
+        self.left_ms -= elapsed;
+        if self.left_ms < -margin_ms {
+            return Err(-self.left_ms);
+        }
+        self.left_ms += self.inc_ms;
+        self.moved += 1;
+        if self.period.is_some_and(|m| self.moved % m == 0) {
+            self.left_ms += self.base_ms;
+        }
+        Ok(self.left_ms)
+    }
+}
+
+/// What limits one side's moves during a game: its clock, or a fixed limit per move.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Clock(Clock),
+    MoveTime(u64),
+    Nodes(u64),
+    Depth(u32),
+}
+
+impl Budget {
+    fn new(limit: Limit) -> Budget {
+        match limit {
+            Limit::Clock {
                 moves,
-                Outcome::win(!c),
-                Reason::StartFailure,
-                format!("{} ({}) {e}", names[c.index()], c.name()),
-            );
+                base_ms,
+                inc_ms,
+            } => Budget::Clock(Clock {
+                base_ms: base_ms as i64,
+                inc_ms: inc_ms as i64,
+                period: moves,
+                left_ms: base_ms as i64,
+                moved: 0,
+            }),
+            Limit::MoveTime(t) => Budget::MoveTime(t),
+            Limit::Nodes(n) => Budget::Nodes(n),
+            Limit::Depth(d) => Budget::Depth(d),
+        }
+    }
+}
+
+/// Why a game stops before its next move.
+enum Stop {
+    /// The game ended: its record.
+    Over(GameRecord),
+    /// The match was interrupted: no result, no record.
+    Aborted,
+}
+
+/// The `go` command for one move: what is sent, how long the runner waits for `bestmove`, and
+/// whether running out of that time is a loss on time (else: no answer).
+struct GoCommand {
+    text: String,
+    timeout_ms: u64,
+    on_time: bool,
+}
+
+/// A game in progress: the true game, the engines and their budgets.
+struct Table<'a> {
+    start: &'a GameStart,
+    seats: [&'a mut Seat; 2],
+    cfg: &'a GameConfig,
+    names: [String; 2],
+    budgets: [Budget; 2],
+    game: Game,
+    moves: Vec<MoveRecord>,
+}
+
+impl<'a> Table<'a> {
+    fn new(start: &'a GameStart, seats: [&'a mut Seat; 2], cfg: &'a GameConfig) -> Table<'a> {
+        let dealt = super::deal::dealt(&start.start, &start.deal)
+            .expect("the runner checks deals before the game");
+        Table {
+            start,
+            names: [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
+            budgets: [0, 1].map(|i| Budget::new(seats[i].spec.limit.unwrap_or(cfg.limit))),
+            seats,
+            cfg,
+            game: Game::new(dealt),
+            moves: Vec::new(),
         }
     }
 
-    // Each side's clock (its own time control, or the match's); a side without one is shown
-    // the mover's values in `go`.
-    let side_limits = [
-        seats[0].spec.limit.unwrap_or(cfg.limit),
-        seats[1].spec.limit.unwrap_or(cfg.limit),
-    ];
-    let tc = side_limits.map(|l| match l {
-        Limit::Clock {
-            moves,
-            base_ms,
-            inc_ms,
-        } => Some((base_ms as i64, inc_ms as i64, moves)),
-        _ => None,
-    });
-    let mut clock = tc.map(|t| t.map_or(0, |(base, _, _)| base));
-    let mut moved = [0u32; 2];
-    let margin = cfg.time_margin_ms as i64;
+    /// The game ends: its record.
+    fn finish(&mut self, outcome: Outcome, reason: Reason, detail: String) -> Stop {
+        let limits = [0, 1].map(|i| {
+            self.seats[i]
+                .spec
+                .limit
+                .unwrap_or(self.cfg.limit)
+                .to_string()
+        });
+        Stop::Over(GameRecord {
+            names: self.names.clone(),
+            limits,
+            start_fen: self.start.start_fen.clone(),
+            deal: self.start.deal.clone(),
+            moves: std::mem::take(&mut self.moves),
+            outcome,
+            reason,
+            detail,
+            final_fen: public_fen(self.game.position()),
+        })
+    }
 
-    loop {
-        if let Some(r) = game.result() {
+    /// The engine of `side` failed: it is killed (a fresh process plays its next game) and
+    /// loses the game.
+    fn engine_failed(&mut self, side: Color, reason: Reason, detail: String) -> Stop {
+        self.seats[side.index()].kill();
+        self.finish(Outcome::win(!side), reason, detail)
+    }
+
+    /// `name (colour)`, for details.
+    fn who(&self, side: Color) -> String {
+        format!("{} ({})", self.names[side.index()], side.name())
+    }
+
+    /// Plays the opening moves.
+    fn play_opening(&mut self, observe: &mut dyn FnMut(GameEvent)) -> Result<(), Stop> {
+        let start = self.start;
+        for (i, &mv) in start.opening.iter().enumerate() {
+            if self.game.result().is_some() {
+                break;
+            }
+            let ply = true_ply(self.game.position(), mv);
+            if let Err(e) = apply(&mut self.game, &ply) {
+                // The runner checks openings; should one still fail, the game is a draw on
+                // record.
+                let detail = format!("opening move {} '{mv}' cannot be played: {e}", i + 1);
+                return Err(self.finish(Outcome::Draw, Reason::MaxPlies, detail));
+            }
+            observe(GameEvent::Moved {
+                ply: &ply,
+                time_ms: 0,
+                book: true,
+            });
+            self.moves.push(MoveRecord {
+                ply,
+                book: true,
+                time_ms: 0,
+                score: None,
+                depth: None,
+                nodes: None,
+                clock_ms: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Both engines started and ready for the game.
+    fn ready(&mut self) -> Result<(), Stop> {
+        let variant = self.start.start.variant();
+        for c in Color::ALL {
+            if let Err(e) = self.seats[c.index()].ready(variant, self.cfg) {
+                let detail = format!("{} {e}", self.who(c));
+                return Err(self.engine_failed(c, Reason::StartFailure, detail));
+            }
+        }
+        Ok(())
+    }
+
+    /// The game's end by the rules or the ply limit, before the next move.
+    fn check_end(&mut self) -> Result<(), Stop> {
+        if let Some(r) = self.game.result() {
             let (o, reason) = core_reason(r);
-            return finish(&game, moves, o, reason, r.to_string());
+            return Err(self.finish(o, reason, r.to_string()));
         }
-        if let Some(max) = cfg.adjudication.max_plies {
-            if moves.len() >= max as usize {
-                return finish(
-                    &game,
-                    moves,
-                    Outcome::Draw,
-                    Reason::MaxPlies,
-                    format!("{max} plies played"),
-                );
+        if let Some(max) = self.cfg.adjudication.max_plies {
+            if self.moves.len() >= max as usize {
+                let detail = format!("{max} plies played");
+                return Err(self.finish(Outcome::Draw, Reason::MaxPlies, detail));
             }
         }
-        let side = game.position().side_to_move();
-        let s = side.index();
-        let plies: Vec<TruePly> = moves.iter().map(|m| m.ply).collect();
-        let ranks = seats[s].spec.ranks;
-        let position = view::engine_position_command(&start.start_fen, &plies, side, ranks);
-        let limit = side_limits[s];
-        let (go, timeout_ms, on_clock) = match limit {
-            Limit::Clock { .. } => {
-                let (_, own_inc, period) = tc[s].expect("a clock");
-                let shown = |c: usize| match tc[c] {
-                    Some((_, inc, _)) => (clock[c], inc),
-                    None => (clock[s], own_inc),
+        Ok(())
+    }
+
+    /// The `go` for `side`'s next move. A side on a clock is sent both clocks; an opponent
+    /// without one (a fixed limit) is shown the mover's values.
+    fn go_command(&self, side: Color) -> GoCommand {
+        let (margin, timeout) = (self.cfg.time_margin_ms, self.cfg.move_timeout_ms);
+        match self.budgets[side.index()] {
+            Budget::Clock(own) => {
+                let shown = |c: Color| match self.budgets[c.index()] {
+                    Budget::Clock(k) => (k.left_ms, k.inc_ms),
+                    _ => (own.left_ms, own.inc_ms),
                 };
-                let ((wtime, winc), (btime, binc)) = (shown(0), shown(1));
-                let mut go = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
-                if let Some(m) = period {
-                    go.push_str(&format!(" movestogo {}", m - moved[s] % m));
+                let ((wtime, winc), (btime, binc)) = (shown(Color::Red), shown(Color::Black));
+                let mut text = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
+                if let Some(n) = own.moves_to_go() {
+                    text.push_str(&format!(" movestogo {n}"));
                 }
-                (go, (clock[s] + margin).max(1) as u64, true)
+                let timeout_ms = (own.left_ms + margin as i64).max(1) as u64;
+                GoCommand {
+                    text,
+                    timeout_ms,
+                    on_time: true,
+                }
             }
-            Limit::MoveTime(t) => (format!("go movetime {t}"), t + cfg.time_margin_ms, true),
-            Limit::Nodes(n) => (format!("go nodes {n}"), cfg.move_timeout_ms, false),
-            Limit::Depth(d) => (format!("go depth {d}"), cfg.move_timeout_ms, false),
-        };
-        let who = format!("{} ({})", names[s], side.name());
-        let seat = &mut seats[s];
-        let process = seat.process.as_mut().expect("ready");
-        let reply = match process.go(
+            Budget::MoveTime(t) => GoCommand {
+                text: format!("go movetime {t}"),
+                timeout_ms: t + margin,
+                on_time: true,
+            },
+            Budget::Nodes(n) => GoCommand {
+                text: format!("go nodes {n}"),
+                timeout_ms: timeout,
+                on_time: false,
+            },
+            Budget::Depth(d) => GoCommand {
+                text: format!("go depth {d}"),
+                timeout_ms: timeout,
+                on_time: false,
+            },
+        }
+    }
+
+    /// Sends `side` the position and its `go`, and reads its reply.
+    fn ask(
+        &mut self,
+        side: Color,
+        abort: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(GameEvent),
+    ) -> Result<SearchReply, Stop> {
+        let plies: Vec<TruePly> = self.moves.iter().map(|m| m.ply).collect();
+        let ranks = self.seats[side.index()].spec.ranks;
+        let position = view::engine_position_command(&self.start.start_fen, &plies, side, ranks);
+        let go = self.go_command(side);
+        let process = self.seats[side.index()]
+            .process
+            .as_mut()
+            .expect("both engines are ready during the game");
+        let reply = process.go(
             &position,
-            &go,
-            Duration::from_millis(timeout_ms),
+            &go.text,
+            Duration::from_millis(go.timeout_ms),
             abort,
             &mut |line| observe(GameEvent::Info { line }),
-        ) {
-            Ok(r) => r,
-            Err(EngineError::Aborted) => return None,
-            Err(e) => {
-                seat.kill();
-                let (reason, detail) = match e {
-                    EngineError::Timeout if on_clock => (
-                        Reason::TimeForfeit,
-                        format!("{who} did not move within {timeout_ms} ms"),
-                    ),
-                    EngineError::Timeout => (
-                        Reason::NoAnswer,
-                        format!("{who} gave no bestmove within {timeout_ms} ms"),
-                    ),
-                    _ => (
-                        Reason::Crash,
-                        format!("{who} exited (or closed its output) during its move"),
-                    ),
-                };
-                return finish(&game, moves, Outcome::win(!side), reason, detail);
-            }
+        );
+        let who = self.who(side);
+        let timeout_ms = go.timeout_ms;
+        let (reason, detail) = match reply {
+            Ok(r) => return Ok(r),
+            Err(EngineError::Aborted) => return Err(Stop::Aborted),
+            Err(EngineError::Timeout) if go.on_time => (
+                Reason::TimeForfeit,
+                format!("{who} did not move within {timeout_ms} ms"),
+            ),
+            Err(EngineError::Timeout) => (
+                Reason::NoAnswer,
+                format!("{who} gave no bestmove within {timeout_ms} ms"),
+            ),
+            Err(_) => (
+                Reason::Crash,
+                format!("{who} exited (or closed its output) during its move"),
+            ),
         };
-        let elapsed = reply.elapsed.as_millis() as i64;
-        let mut clock_after = None;
-        match limit {
-            Limit::Clock { .. } => {
-                let (base, inc, period) = tc[s].expect("a clock");
-                clock[s] -= elapsed;
-                if clock[s] < -margin {
-                    seat.kill();
-                    return finish(
-                        &game,
-                        moves,
-                        Outcome::win(!side),
-                        Reason::TimeForfeit,
-                        format!("{who} used {elapsed} ms, {} ms past its clock", -clock[s]),
-                    );
-                }
-                clock[s] += inc;
-                moved[s] += 1;
-                if let Some(m) = period {
-                    if moved[s] % m == 0 {
-                        clock[s] += base;
-                    }
-                }
-                clock_after = Some(clock[s]);
+        Err(self.engine_failed(side, reason, detail))
+    }
+
+    /// Charges `side` the time its move took: the clock after the move (clocks only), or the
+    /// loss on time.
+    fn charge(&mut self, side: Color, elapsed: i64) -> Result<Option<i64>, Stop> {
+        let who = self.who(side);
+        let margin = self.cfg.time_margin_ms as i64;
+        let charged = match &mut self.budgets[side.index()] {
+            Budget::Clock(clock) => clock
+                .charge(elapsed, margin)
+                .map(Some)
+                .map_err(|past| format!("{who} used {elapsed} ms, {past} ms past its clock")),
+            Budget::MoveTime(t) if elapsed > *t as i64 + margin => {
+                Err(format!("{who} used {elapsed} ms for movetime {t}"))
             }
-            Limit::MoveTime(t) if elapsed > (t + cfg.time_margin_ms) as i64 => {
-                seat.kill();
-                return finish(
-                    &game,
-                    moves,
-                    Outcome::win(!side),
-                    Reason::TimeForfeit,
-                    format!("{who} used {elapsed} ms for movetime {t}"),
-                );
-            }
-            _ => {}
-        }
-        let word = reply.bestmove.as_str();
-        let parsed = ranks
+            _ => Ok(None),
+        };
+        charged.map_err(|detail| self.engine_failed(side, Reason::TimeForfeit, detail))
+    }
+
+    /// The move `side` answered, if it is a legal move on the true position.
+    fn read_move(&mut self, side: Color, word: &str) -> Result<Move, Stop> {
+        let parsed = self.seats[side.index()]
+            .spec
+            .ranks
             .incoming(word)
             .filter(|w| w.len() == 4)
             .and_then(|w| Move::parse(&w));
-        let mv = match parsed {
-            Some(m) if game.position().is_legal(m) => m,
-            _ => {
-                let why = if word.is_empty() {
-                    "an empty bestmove".to_string()
-                } else if parsed.is_some() {
-                    format!("the illegal move '{word}'")
-                } else {
-                    format!(
-                        "'{}', not a move",
-                        word.chars().take(40).collect::<String>()
-                    )
-                };
-                // The process may be in any state after a bad move: start afresh next game.
-                seat.kill();
-                return finish(
-                    &game,
-                    moves,
-                    Outcome::win(!side),
-                    Reason::IllegalMove,
-                    format!("{who} played {why}"),
-                );
-            }
-        };
-        let ply = true_ply(game.position(), mv);
-        if let Err(e) = apply(&mut game, &ply) {
-            // A legal move always plays on the true position; kept as a guard.
-            seat.kill();
-            return finish(
-                &game,
-                moves,
-                Outcome::win(!side),
-                Reason::IllegalMove,
-                format!("{who} played {mv}: {e}"),
-            );
+        if let Some(m) = parsed.filter(|&m| self.game.position().is_legal(m)) {
+            return Ok(m);
         }
+        let why = if word.is_empty() {
+            "an empty bestmove".to_string()
+        } else if parsed.is_some() {
+            format!("the illegal move '{word}'")
+        } else {
+            format!(
+                "'{}', not a move",
+                word.chars().take(40).collect::<String>()
+            )
+        };
+        // The process may be in any state after a bad move: start afresh next game.
+        let detail = format!("{} played {why}", self.who(side));
+        Err(self.engine_failed(side, Reason::IllegalMove, detail))
+    }
+
+    /// One move of the engine to move, then adjudication.
+    fn turn(
+        &mut self,
+        abort: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(GameEvent),
+    ) -> Result<(), Stop> {
+        self.check_end()?;
+        let side = self.game.position().side_to_move();
+        let reply = self.ask(side, abort, observe)?;
+        let elapsed = reply.elapsed.as_millis() as i64;
+        let clock_ms = self.charge(side, elapsed)?;
+        let mv = self.read_move(side, &reply.bestmove)?;
+        let ply = true_ply(self.game.position(), mv);
+        if let Err(e) = apply(&mut self.game, &ply) {
+            // A legal move always plays on the true position; kept as a guard.
+            let detail = format!("{} played {mv}: {e}", self.who(side));
+            return Err(self.engine_failed(side, Reason::IllegalMove, detail));
+        }
+        let time_ms = elapsed.max(0) as u64;
         observe(GameEvent::Moved {
             ply: &ply,
-            time_ms: elapsed.max(0) as u64,
+            time_ms,
             book: false,
         });
-        moves.push(MoveRecord {
+        self.moves.push(MoveRecord {
             ply,
             book: false,
-            time_ms: elapsed.max(0) as u64,
+            time_ms,
             score: reply.score,
             depth: reply.depth,
             nodes: reply.nodes,
-            clock_ms: clock_after,
+            clock_ms,
         });
-        if game.result().is_none() {
-            if let Some((o, r, d)) = adjudicate(&moves, &cfg.adjudication) {
-                return finish(&game, moves, o, r, d);
+        if self.game.result().is_none() {
+            if let Some((o, r, d)) = adjudicate(&self.moves, &self.cfg.adjudication) {
+                return Err(self.finish(o, r, d));
             }
         }
+        Ok(())
     }
 }
 
