@@ -211,13 +211,9 @@ fn faulty_match(test: &str, proxy_args: &str, extra_args: &[&str]) -> Vec<Json> 
     let out_s = out.to_str().unwrap().to_string();
     args.push(&out_s);
     args.extend_from_slice(extra_args);
-    let started = Instant::now();
+    // A runner stalled by the faulty engine would not end: `run_match` reports that as a hang.
     let o = run_match(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        started.elapsed() < Duration::from_secs(40),
-        "the runner was not stalled"
-    );
     let records = read_records(&out);
     assert_eq!(records.len(), 2);
     for r in &records {
@@ -527,13 +523,17 @@ fn a_killed_runner_leaves_whole_records() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
+    // A hang guard only, reported as such.
+    let deadline = Instant::now() + HANG_GUARD;
     loop {
         let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count());
         if n >= 3 {
             break;
         }
-        assert!(Instant::now() < deadline, "no records appeared");
+        assert!(
+            Instant::now() < deadline,
+            "hang: no three records after {HANG_GUARD:?}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();

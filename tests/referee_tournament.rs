@@ -190,26 +190,27 @@ fn ctrl_c_ends_the_match_with_a_summary_and_whole_records() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
+    // A hang guard only, reported as such.
+    let deadline = Instant::now() + HANG_GUARD;
     loop {
         let n = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count());
         if n >= 2 {
             break;
         }
-        assert!(Instant::now() < deadline, "no records appeared");
+        assert!(
+            Instant::now() < deadline,
+            "hang: no two records after {HANG_GUARD:?}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let interrupted_at = Instant::now();
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let o = child.wait_with_output().unwrap();
-    assert!(
-        interrupted_at.elapsed() < Duration::from_secs(10),
-        "the runner stops promptly"
-    );
+    // The games in progress are abandoned, not played out (the summary and the records below
+    // say so); a runner that did not stop is reported as a hang.
+    let o = wait_guarded(child, "the interrupted match");
     assert_eq!(o.status.code(), Some(130));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let records = read_records(&out);

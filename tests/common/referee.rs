@@ -2,9 +2,11 @@
 //! records, and replaying a record on the rules core.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use jieqi::core::{fen, Color, Game, Move, Piece, Position, Reveal, Variant};
 use serde_json::Value as Json;
@@ -79,13 +81,65 @@ pub fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// How long a `jieqi match` of a test may run before it counts as hung. A hang guard only: the
+/// tests' matches take seconds, and no test claims how fast they are.
+pub const HANG_GUARD: Duration = Duration::from_secs(300);
+
+/// Runs `jieqi match` with `args` to its end. A run still going after [`HANG_GUARD`] is killed
+/// and reported as a hang.
 pub fn run_match(args: &[&str]) -> Output {
-    Command::new(JIEQI)
+    let child = Command::new(JIEQI)
         .arg("match")
         .args(args)
         .stdin(Stdio::null())
-        .output()
-        .expect("jieqi match runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("jieqi match runs");
+    wait_guarded(child, &format!("jieqi match {args:?}"))
+}
+
+/// Waits for `child` to end, reading its piped output; one still running after [`HANG_GUARD`]
+/// is killed and reported as a hang (`what` names it).
+pub fn wait_guarded(mut child: Child, what: &str) -> Output {
+    let read_all = |from: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut from) = from {
+                let _ = from.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read_all(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read_all(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + HANG_GUARD;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} hung: still running after {HANG_GUARD:?} (killed)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    }
 }
 
 pub fn read_records(path: &Path) -> Vec<Json> {
