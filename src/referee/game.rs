@@ -395,7 +395,7 @@ pub fn play_game_with(
         },
     };
     match stop {
-        Stop::Over(record) => Some(record),
+        Stop::Over(record) => Some(*record),
         Stop::Aborted => None,
     }
 }
@@ -428,7 +428,7 @@ impl Clock {
         }
         self.left_ms += self.inc_ms;
         self.moved += 1;
-        if self.period.is_some_and(|m| self.moved % m == 0) {
+        if self.period.is_some_and(|m| self.moved.is_multiple_of(m)) {
             self.left_ms += self.base_ms;
         }
         Ok(self.left_ms)
@@ -468,7 +468,7 @@ impl Budget {
 /// Why a game stops before its next move.
 enum Stop {
     /// The game ended: its record.
-    Over(GameRecord),
+    Over(Box<GameRecord>),
     /// The match was interrupted: no result, no record.
     Aborted,
 }
@@ -516,7 +516,7 @@ impl<'a> Table<'a> {
                 .unwrap_or(self.cfg.limit)
                 .to_string()
         });
-        Stop::Over(GameRecord {
+        Stop::Over(Box::new(GameRecord {
             names: self.names.clone(),
             limits,
             start_fen: self.start.start_fen.clone(),
@@ -526,7 +526,7 @@ impl<'a> Table<'a> {
             reason,
             detail,
             final_fen: public_fen(self.game.position()),
-        })
+        }))
     }
 
     /// The engine of `side` failed: it is killed (a fresh process plays its next game) and
