@@ -280,11 +280,6 @@ impl Sprt {
         self.llr_of(&PAIR_SCORES, pairs, 2.0)
     }
 
-    /// LLR from wins, draws and losses (games taken as independent).
-    pub fn llr_wdl(&self, wins: u64, draws: u64, losses: u64) -> f64 {
-        self.llr_of(&[1.0, 0.5, 0.0], &[wins, draws, losses], 1.0)
-    }
-
     /// The LLR of the pairs so far and the verdict, which is `Continue` before
     /// [`Sprt::min_pairs`] complete pairs.
     pub fn decide(&self, pairs: &[u64; 5]) -> (f64, SprtVerdict) {
