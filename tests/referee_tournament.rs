@@ -364,7 +364,7 @@ fn jai_plays_a_match_and_shows_every_move() {
     }
     // Bad settings are refused and change nothing.
     jai.send("setoption name TotalRounds value -3");
-    jai.send("setoption name NoSuchOption value 1");
+    jai.send("setoption name Engine1Pth value 1");
     jai.send("flip the board");
     jai.send("isready");
     let replies = jai.until("readyok", 10, |l| l == "readyok");
@@ -375,6 +375,13 @@ fn jai_plays_a_match_and_shows_every_move() {
             .count(),
         3,
         "{replies:?}"
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|l| l
+                == "info string error: no option named 'Engine1Pth' (send 'jai' for the list)"),
+        "a misspelt option is named: {replies:?}"
     );
     jai.send("startmatch");
     jai.send("isready");

@@ -40,6 +40,42 @@ pub enum OptionKind {
     Text,
 }
 
+/// How an empty text default is advertised (`string default <empty>`), and read back as empty
+/// when a GUI sends it as a value.
+pub const EMPTY_TEXT: &str = "<empty>";
+
+impl OptionKind {
+    /// The `type ...` part of an `option` line.
+    pub fn type_text(&self) -> String {
+        match *self {
+            OptionKind::Spin { default, min, max } => {
+                format!("spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => format!("check default {default}"),
+            OptionKind::Combo { default, values } => {
+                let mut out = format!("combo default {default}");
+                for v in values {
+                    out.push_str(&format!(" var {v}"));
+                }
+                out
+            }
+            OptionKind::Button => "button".to_string(),
+            OptionKind::Text => format!("string default {EMPTY_TEXT}"),
+        }
+    }
+
+    /// The value an option of this kind has before any `setoption` (`None` for a button).
+    pub fn default_value(&self) -> Option<OptionValue> {
+        match *self {
+            OptionKind::Spin { default, .. } => Some(OptionValue::Int(default)),
+            OptionKind::Check { default } => Some(OptionValue::Bool(default)),
+            OptionKind::Combo { default, .. } => Some(OptionValue::Choice(default)),
+            OptionKind::Text => Some(OptionValue::Text(String::new())),
+            OptionKind::Button => None,
+        }
+    }
+}
+
 /// Which option a table row is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionId {
@@ -296,25 +332,11 @@ impl OptionSpec {
             Dialect::Ucci => self.ucci_name?,
             Dialect::Uci => return None,
         };
-        let mut out = match dialect {
-            Dialect::Uci => format!("option name {name} type "),
-            Dialect::Ucci => format!("option {name} type "),
-        };
-        match self.kind {
-            OptionKind::Spin { default, min, max } => {
-                out.push_str(&format!("spin default {default} min {min} max {max}"))
-            }
-            OptionKind::Check { default } => out.push_str(&format!("check default {default}")),
-            OptionKind::Combo { default, values } => {
-                out.push_str(&format!("combo default {default}"));
-                for v in values {
-                    out.push_str(&format!(" var {v}"));
-                }
-            }
-            OptionKind::Button => out.push_str("button"),
-            OptionKind::Text => out.push_str("string default <empty>"),
-        }
-        Some(out)
+        let kind = self.kind.type_text();
+        Some(match dialect {
+            Dialect::Uci => format!("option name {name} type {kind}"),
+            Dialect::Ucci => format!("option {name} type {kind}"),
+        })
     }
 }
 
@@ -337,18 +359,23 @@ pub fn find(name: &str) -> Option<&'static OptionSpec> {
     all_options().find(|spec| key(spec.name) == k || spec.ucci_name.is_some_and(|u| key(u) == k))
 }
 
-/// A parsed option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Value {
+/// A value read for an option of some [`OptionKind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
     Int(i64),
     Bool(bool),
+    /// One of a combo's values, as the table spells it.
     Choice(&'static str),
+    /// A text; empty for none (no value, or `<empty>`).
+    Text(String),
+    /// A button was pressed.
     Press,
 }
 
 /// Why a `setoption` changed nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
+    /// No option has this name (`NoSuchName` says which list to ask for).
     NoSuchName(String),
     MissingValue(&'static str),
     NotANumber {
@@ -430,17 +457,20 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-fn parse_value(spec: &OptionSpec, text: Option<&str>) -> Result<Value, OptionError> {
-    let name = spec.name;
-    if spec.kind == OptionKind::Button {
-        // A value sent with a button is ignored: pressing is all a button does.
-        return Ok(Value::Press);
-    }
-    let text = match text.map(str::trim) {
-        Some(t) if !t.is_empty() => t,
-        _ => return Err(OptionError::MissingValue(name)),
-    };
-    match spec.kind {
+/// Reads the value text of a `setoption` for an option of `kind` named `name`: a whole number
+/// within the limits, `true`/`false`, one of a combo's values (any case), or a text (`<empty>`
+/// or none: empty). A button takes no value (one sent is ignored).
+pub fn parse_value(
+    name: &'static str,
+    kind: OptionKind,
+    text: Option<&str>,
+) -> Result<OptionValue, OptionError> {
+    let text = text.map(str::trim).unwrap_or("");
+    match kind {
+        OptionKind::Button => Ok(OptionValue::Press),
+        OptionKind::Text if text == EMPTY_TEXT => Ok(OptionValue::Text(String::new())),
+        OptionKind::Text => Ok(OptionValue::Text(text.to_string())),
+        _ if text.is_empty() => Err(OptionError::MissingValue(name)),
         OptionKind::Spin { min, max, .. } => {
             let value = text.parse::<i64>().map_err(|_| OptionError::NotANumber {
                 name,
@@ -454,11 +484,11 @@ fn parse_value(spec: &OptionSpec, text: Option<&str>) -> Result<Value, OptionErr
                     max,
                 });
             }
-            Ok(Value::Int(value))
+            Ok(OptionValue::Int(value))
         }
         OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
-            "true" => Ok(Value::Bool(true)),
-            "false" => Ok(Value::Bool(false)),
+            "true" => Ok(OptionValue::Bool(true)),
+            "false" => Ok(OptionValue::Bool(false)),
             _ => Err(OptionError::NotABool {
                 name,
                 value: text.to_string(),
@@ -467,14 +497,12 @@ fn parse_value(spec: &OptionSpec, text: Option<&str>) -> Result<Value, OptionErr
         OptionKind::Combo { values, .. } => values
             .iter()
             .find(|v| v.eq_ignore_ascii_case(text))
-            .map(|v| Value::Choice(v))
+            .map(|v| OptionValue::Choice(v))
             .ok_or_else(|| OptionError::NotAChoice {
                 name,
                 value: text.to_string(),
                 values,
             }),
-        // Text options are read by `Settings::apply` before this.
-        OptionKind::Button | OptionKind::Text => Ok(Value::Press),
     }
 }
 
@@ -530,13 +558,9 @@ impl Default for Settings {
             weights: None,
         };
         for spec in OPTIONS {
-            let value = match spec.kind {
-                OptionKind::Spin { default, .. } => Value::Int(default),
-                OptionKind::Check { default } => Value::Bool(default),
-                OptionKind::Combo { default, .. } => Value::Choice(default),
-                OptionKind::Button | OptionKind::Text => continue,
-            };
-            s.store(spec.id, value);
+            if let Some(value) = spec.kind.default_value() {
+                s.store(spec.id, value);
+            }
         }
         s
     }
@@ -555,12 +579,12 @@ impl Settings {
         spec: &'static OptionSpec,
         value: Option<&str>,
     ) -> Result<Effect, OptionError> {
-        if spec.id == OptionId::WeightsFile {
-            self.set_weights_file(spec.name, value)?;
-            return Ok(Effect::Set(spec));
-        }
-        match parse_value(spec, value)? {
-            Value::Press => Ok(Effect::Press(spec)),
+        match parse_value(spec.name, spec.kind, value)? {
+            OptionValue::Press => Ok(Effect::Press(spec)),
+            OptionValue::Text(path) if spec.id == OptionId::WeightsFile => {
+                self.set_weights_file(spec.name, path)?;
+                Ok(Effect::Set(spec))
+            }
             v => {
                 self.store(spec.id, v);
                 Ok(Effect::Set(spec))
@@ -568,64 +592,59 @@ impl Settings {
         }
     }
 
-    /// Reads the weight file at `path` (none, empty or `<empty>`: the built-in weights). On
-    /// error nothing changes.
-    fn set_weights_file(
-        &mut self,
-        name: &'static str,
-        path: Option<&str>,
-    ) -> Result<(), OptionError> {
-        let path = path.map(str::trim).unwrap_or("");
-        if path.is_empty() || path == "<empty>" {
+    /// Reads the weight file at `path` (empty: the built-in weights). On error nothing
+    /// changes.
+    fn set_weights_file(&mut self, name: &'static str, path: String) -> Result<(), OptionError> {
+        if path.is_empty() {
             self.weights_file.clear();
             self.weights = None;
             return Ok(());
         }
         let bad = |reason: String| OptionError::BadFile {
             name,
-            path: path.to_string(),
+            path: path.clone(),
             reason,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
         let weights = eval::parse_weights(&text).map_err(bad)?;
-        self.weights_file = path.to_string();
+        self.weights_file = path;
         self.weights = Some(Arc::new(weights));
         Ok(())
     }
 
     /// Stores a value already checked against the table.
-    fn store(&mut self, id: OptionId, value: Value) {
+    fn store(&mut self, id: OptionId, value: OptionValue) {
         // Values were range-checked, so the conversions below cannot lose anything.
-        let int = |v: Value| match v {
-            Value::Int(n) => n.max(0) as u64,
+        let int = |v: &OptionValue| match v {
+            OptionValue::Int(n) => (*n).max(0) as u64,
             _ => 0,
         };
-        let flag = matches!(value, Value::Bool(true));
+        let flag = matches!(value, OptionValue::Bool(true));
         match id {
-            OptionId::Threads => self.threads = int(value) as usize,
-            OptionId::Hash => self.hash_mb = int(value) as usize,
+            OptionId::Threads => self.threads = int(&value) as usize,
+            OptionId::Hash => self.hash_mb = int(&value) as usize,
             OptionId::Ponder => self.ponder = flag,
-            OptionId::MultiPv => self.multipv = int(value) as usize,
-            OptionId::MoveOverhead => self.move_overhead_ms = int(value),
+            OptionId::MultiPv => self.multipv = int(&value) as usize,
+            OptionId::MoveOverhead => self.move_overhead_ms = int(&value),
             OptionId::ShowWdl => self.show_wdl = flag,
-            OptionId::Samples => self.samples = int(value) as usize,
-            OptionId::Seed => self.seed = int(value),
+            OptionId::Samples => self.samples = int(&value) as usize,
+            OptionId::Seed => self.seed = int(&value),
             OptionId::UseMillisec => self.use_millisec = flag,
             OptionId::FlipOdds => self.flip_odds = flag,
             OptionId::Variant => {
-                if let Value::Choice(c) = value {
+                if let OptionValue::Choice(c) = value {
                     self.variant = c.parse().unwrap_or_default();
                 }
             }
             OptionId::SearchMode => {
-                if let Value::Choice(c) = value {
+                if let OptionValue::Choice(c) = value {
                     self.mode = SearchMode::parse(c).unwrap_or_default();
                 }
             }
             OptionId::Param(i) => {
                 let v = match value {
-                    Value::Int(n) => n,
-                    Value::Bool(b) => b as i64,
+                    OptionValue::Int(n) => n,
+                    OptionValue::Bool(b) => b as i64,
                     _ => return,
                 };
                 // Checked against the same limits already.
@@ -675,7 +694,7 @@ impl Settings {
             OptionId::Samples => self.samples.to_string(),
             OptionId::Seed => self.seed.to_string(),
             OptionId::UseMillisec => self.use_millisec.to_string(),
-            OptionId::WeightsFile if self.weights_file.is_empty() => "<empty>".to_string(),
+            OptionId::WeightsFile if self.weights_file.is_empty() => EMPTY_TEXT.to_string(),
             OptionId::WeightsFile => self.weights_file.clone(),
             OptionId::Param(i) => {
                 let v = self.params.get(self.variant).get(i).unwrap_or(0);

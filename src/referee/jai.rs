@@ -19,6 +19,7 @@ use super::runner::{
 };
 use super::view;
 use crate::core::Variant;
+use crate::protocol::options::{parse_value, OptionError, OptionKind, OptionValue};
 
 /// Where output lines go (shared by the input loop and the match thread).
 pub type Out = Arc<Mutex<dyn Write + Send>>;
@@ -30,134 +31,163 @@ fn say(out: &Out, line: &str) {
     }
 }
 
-/// An option's kind, with its default.
-#[derive(Clone, Copy)]
-enum Kind {
-    Text(&'static str),
-    Spin(i64, i64, i64),
-    Combo(&'static str, &'static [&'static str]),
+/// The options of the JAI front, in the order `jai` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JaiOption {
+    Engine1Path,
+    Engine1Options,
+    Engine1Name,
+    Engine2Path,
+    Engine2Options,
+    Engine2Name,
+    TotalRounds,
+    Concurrency,
+    BookFile,
+    MainTimeMs,
+    IncTimeMs,
+    TimeoutBufferMs,
+    Variant,
+    Seed,
+    MaxPlies,
+    OutFile,
 }
 
-/// How an empty string default is advertised, and read back as empty when it is sent as a value.
-const EMPTY: &str = "<empty>";
+const fn spin(default: i64, min: i64, max: i64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
 
-/// The options, in the order `jai` lists them.
-const OPTIONS: &[(&str, Kind)] = &[
-    ("Engine1Path", Kind::Text("")),
-    ("Engine1Options", Kind::Text("")),
-    ("Engine1Name", Kind::Text("")),
-    ("Engine2Path", Kind::Text("")),
-    ("Engine2Options", Kind::Text("")),
-    ("Engine2Name", Kind::Text("")),
-    ("TotalRounds", Kind::Spin(10, 1, 100_000)),
-    ("Concurrency", Kind::Spin(1, 1, 64)),
-    ("BookFile", Kind::Text("")),
-    ("MainTimeMs", Kind::Spin(10_000, 0, 86_400_000)),
-    ("IncTimeMs", Kind::Spin(100, 0, 600_000)),
-    ("TimeoutBufferMs", Kind::Spin(100, 0, 600_000)),
+/// The option table: each option's name and kind (with its default), in [`JaiOption`] order.
+const OPTIONS: &[(JaiOption, &str, OptionKind)] = &[
+    (JaiOption::Engine1Path, "Engine1Path", OptionKind::Text),
     (
-        "Variant",
-        Kind::Combo("jieqi", &["jieqi", "maniac", "xiangqi"]),
+        JaiOption::Engine1Options,
+        "Engine1Options",
+        OptionKind::Text,
     ),
-    ("Seed", Kind::Spin(1, 0, 2_147_483_647)),
-    ("MaxPlies", Kind::Spin(0, 0, 100_000)),
-    ("OutFile", Kind::Text("")),
+    (JaiOption::Engine1Name, "Engine1Name", OptionKind::Text),
+    (JaiOption::Engine2Path, "Engine2Path", OptionKind::Text),
+    (
+        JaiOption::Engine2Options,
+        "Engine2Options",
+        OptionKind::Text,
+    ),
+    (JaiOption::Engine2Name, "Engine2Name", OptionKind::Text),
+    (JaiOption::TotalRounds, "TotalRounds", spin(10, 1, 100_000)),
+    (JaiOption::Concurrency, "Concurrency", spin(1, 1, 64)),
+    (JaiOption::BookFile, "BookFile", OptionKind::Text),
+    (
+        JaiOption::MainTimeMs,
+        "MainTimeMs",
+        spin(10_000, 0, 86_400_000),
+    ),
+    (JaiOption::IncTimeMs, "IncTimeMs", spin(100, 0, 600_000)),
+    (
+        JaiOption::TimeoutBufferMs,
+        "TimeoutBufferMs",
+        spin(100, 0, 600_000),
+    ),
+    (
+        JaiOption::Variant,
+        "Variant",
+        OptionKind::Combo {
+            default: "jieqi",
+            values: &["jieqi", "maniac", "xiangqi"],
+        },
+    ),
+    (JaiOption::Seed, "Seed", spin(1, 0, 2_147_483_647)),
+    (JaiOption::MaxPlies, "MaxPlies", spin(0, 0, 100_000)),
+    (JaiOption::OutFile, "OutFile", OptionKind::Text),
 ];
 
-/// The current value of every option, as text.
+/// Why a JAI setting or the match it describes was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum JaiError {
+    #[error("no option named '{0}' (send 'jai' for the list)")]
+    UnknownOption(String),
+    #[error("{0}")]
+    Value(#[from] OptionError),
+    #[error("{option}: {what}")]
+    Engine { option: String, what: String },
+    #[error("MainTimeMs and IncTimeMs are both 0: no time to play")]
+    NoTime,
+}
+
+/// The current value of every option.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    values: Vec<(String, String)>,
+    /// In [`OPTIONS`] order.
+    values: Vec<OptionValue>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         let values = OPTIONS
             .iter()
-            .map(|(name, kind)| {
-                let v = match *kind {
-                    Kind::Text(d) | Kind::Combo(d, _) => d.to_string(),
-                    Kind::Spin(d, _, _) => d.to_string(),
-                };
-                (name.to_string(), v)
-            })
+            .map(|(_, _, kind)| kind.default_value().unwrap_or(OptionValue::Press))
             .collect();
         Settings { values }
     }
 }
 
 impl Settings {
-    fn get(&self, name: &str) -> &str {
-        self.values
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or("")
+    fn value(&self, option: JaiOption) -> &OptionValue {
+        &self.values[option as usize]
     }
 
-    fn number(&self, name: &str) -> u64 {
-        self.get(name).parse().unwrap_or(0)
+    /// A text option's value (empty for none).
+    fn text(&self, option: JaiOption) -> &str {
+        match self.value(option) {
+            OptionValue::Text(t) => t,
+            OptionValue::Choice(c) => c,
+            _ => "",
+        }
+    }
+
+    /// A spin option's value (spins here have no negative values).
+    fn number(&self, option: JaiOption) -> u64 {
+        match self.value(option) {
+            OptionValue::Int(n) => (*n).max(0) as u64,
+            _ => 0,
+        }
     }
 
     /// Sets an option (names are case-insensitive). Refuses unknown names and bad values,
     /// keeping the old value.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let (canon, kind) = OPTIONS
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), JaiError> {
+        let (option, canon, kind) = OPTIONS
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("no option named '{name}'"))?;
-        let value = match *kind {
-            // `<empty>` is how JieqiBox shows (and sends back) an empty default.
-            Kind::Text(_) if value.trim() == EMPTY => String::new(),
-            Kind::Text(_) => value.to_string(),
-            Kind::Spin(_, lo, hi) => {
-                let v: i64 = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("{canon}: '{value}' is not a whole number"))?;
-                if v < lo || v > hi {
-                    return Err(format!("{canon}: {v} is outside {lo}..{hi}"));
-                }
-                v.to_string()
-            }
-            Kind::Combo(_, vars) => vars
-                .iter()
-                .find(|v| v.eq_ignore_ascii_case(value.trim()))
-                .ok_or_else(|| format!("{canon}: '{value}' is not one of {}", vars.join(", ")))?
-                .to_string(),
-        };
-        let slot = self
-            .values
-            .iter_mut()
-            .find(|(n, _)| n == canon)
-            .expect("every option has a value");
-        slot.1 = value;
+            .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| JaiError::UnknownOption(name.to_string()))?;
+        self.values[*option as usize] = parse_value(canon, *kind, Some(value))?;
         Ok(())
     }
 
     /// The match these settings describe, with warnings about settings that were passed over
     /// (an opening file that cannot be used: the games start from the start position).
-    pub fn match_config(&self) -> Result<(MatchConfig, Vec<String>), String> {
+    pub fn match_config(&self) -> Result<(MatchConfig, Vec<String>), JaiError> {
+        use JaiOption as O;
         let mut warnings = Vec::new();
-        let variant: Variant = self
-            .get("Variant")
-            .parse()
-            .map_err(|_| "Variant: unknown".to_string())?;
+        // A combo holds one of its values, each a variant's name.
+        let variant: Variant = self.text(O::Variant).parse().unwrap_or_default();
         let mut engines = Vec::new();
-        for i in 1..=2 {
+        let seats = [
+            (O::Engine1Path, O::Engine1Options, O::Engine1Name),
+            (O::Engine2Path, O::Engine2Options, O::Engine2Name),
+        ];
+        for (i, (path, options, name)) in seats.into_iter().enumerate() {
             engines.push(engine_spec(
-                self.get(&format!("Engine{i}Path")),
-                self.get(&format!("Engine{i}Options")),
-                self.get(&format!("Engine{i}Name")),
-                i,
+                self.text(path),
+                self.text(options),
+                self.text(name),
+                i + 1,
             )?);
         }
         super::config::unique_names(&mut engines);
-        let (main, inc) = (self.number("MainTimeMs"), self.number("IncTimeMs"));
+        let (main, inc) = (self.number(O::MainTimeMs), self.number(O::IncTimeMs));
         if main == 0 && inc == 0 {
-            return Err("MainTimeMs and IncTimeMs are both 0: no time to play".to_string());
+            return Err(JaiError::NoTime);
         }
-        let book = self.get("BookFile").trim();
+        let book = self.text(O::BookFile);
         let openings = if book.is_empty() {
             Vec::new()
         } else {
@@ -171,15 +201,15 @@ impl Settings {
                 Vec::new()
             })
         };
-        let out = self.get("OutFile").trim();
-        let max_plies = self.number("MaxPlies");
+        let out = self.text(O::OutFile);
+        let max_plies = self.number(O::MaxPlies);
         let cfg = MatchConfig {
             engines,
             schedule: Schedule::RoundRobin,
             variant,
-            pairs: self.number("TotalRounds").max(1),
-            concurrency: self.number("Concurrency").max(1) as usize,
-            seed: self.number("Seed"),
+            pairs: self.number(O::TotalRounds).max(1),
+            concurrency: self.number(O::Concurrency).max(1) as usize,
+            seed: self.number(O::Seed),
             game: GameConfig {
                 limit: Limit::Clock {
                     moves: None,
@@ -190,7 +220,7 @@ impl Settings {
                     max_plies: (max_plies > 0).then_some(max_plies as u32),
                     ..Adjudication::default()
                 },
-                time_margin_ms: self.number("TimeoutBufferMs"),
+                time_margin_ms: self.number(O::TimeoutBufferMs),
                 move_timeout_ms: 60_000,
                 startup_timeout_ms: 10_000,
             },
@@ -306,17 +336,21 @@ fn program_exists(p: &Path) -> bool {
 
 /// One engine from its path, options and name. The path is one program (blanks allowed; a
 /// path given in quotes loses them); the engine runs in its own folder, as GUIs run engines.
-fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<EngineSpec, String> {
+fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<EngineSpec, JaiError> {
+    let error = |option: &str, what: String| JaiError::Engine {
+        option: format!("Engine{i}{option}"),
+        what,
+    };
     let mut path = path.trim().to_string();
     if path.len() >= 2 && path.starts_with('"') && path.ends_with('"') {
         path = path[1..path.len() - 1].to_string();
     }
     if path.is_empty() {
-        return Err(format!("Engine{i}Path is not set"));
+        return Err(error("Path", "not set".to_string()));
     }
     let p = Path::new(&path);
     if !program_exists(p) {
-        return Err(format!("Engine{i}Path {path}: no such program"));
+        return Err(error("Path", format!("{path}: no such program")));
     }
     let dir = p
         .parent()
@@ -337,7 +371,7 @@ fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<Engine
         name,
         argv: vec![program],
         dir,
-        options: parse_engine_options(options).map_err(|e| format!("Engine{i}Options: {e}"))?,
+        options: parse_engine_options(options).map_err(|e| error("Options", e))?,
         handshake: true,
         limit: None,
         ranks: Default::default(),
@@ -453,25 +487,11 @@ pub fn run(input: impl BufRead, out: Out) {
                     &format!("id name jieqi match {}", env!("CARGO_PKG_VERSION")),
                 );
                 say(&out, "id author the jieqi developers");
-                for (name, kind) in OPTIONS {
-                    let line = match *kind {
-                        Kind::Text(d) => format!(
-                            "option name {name} type string default {}",
-                            if d.is_empty() { EMPTY } else { d }
-                        ),
-                        Kind::Spin(d, lo, hi) => {
-                            format!("option name {name} type spin default {d} min {lo} max {hi}")
-                        }
-                        Kind::Combo(d, vars) => {
-                            let vars: Vec<String> =
-                                vars.iter().map(|v| format!("var {v}")).collect();
-                            format!(
-                                "option name {name} type combo default {d} {}",
-                                vars.join(" ")
-                            )
-                        }
-                    };
-                    say(&out, &line);
+                for (_, name, kind) in OPTIONS {
+                    say(
+                        &out,
+                        &format!("option name {name} type {}", kind.type_text()),
+                    );
                 }
                 say(&out, "jaiok");
             }
@@ -622,6 +642,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_table_is_in_option_order() {
+        for (i, (option, name, _)) in OPTIONS.iter().enumerate() {
+            assert_eq!(*option as usize, i, "{name}");
+            assert_eq!(format!("{option:?}"), *name);
+        }
+    }
+
+    #[test]
     fn engine_options_forms() {
         let o = |t: &str| parse_engine_options(t).unwrap();
         assert_eq!(
@@ -661,9 +689,13 @@ mod tests {
         assert!(s.set("TotalRounds", "x").is_err());
         assert!(s.set("NoSuch", "1").is_err());
         assert!(s.set("Variant", "chess").is_err());
-        assert_eq!(s.get("TotalRounds"), "7");
+        assert!(matches!(
+            s.set("Engine1Pth", "x"),
+            Err(JaiError::UnknownOption(n)) if n == "Engine1Pth"
+        ));
+        assert_eq!(s.number(JaiOption::TotalRounds), 7);
         s.set("variant", "MANIAC").unwrap();
-        assert_eq!(s.get("Variant"), "maniac");
+        assert_eq!(s.text(JaiOption::Variant), "maniac");
         assert!(s.match_config().is_err(), "no engine paths yet");
         s.set("Engine1Path", "/bin/true").unwrap();
         s.set("Engine2Path", "/bin/true").unwrap();
@@ -715,9 +747,15 @@ mod tests {
     #[test]
     fn empty_placeholders_and_book_fallback() {
         let mut s = Settings::default();
-        for name in ["Engine1Options", "Engine1Name", "BookFile", "OutFile"] {
+        for (option, name) in [
+            (JaiOption::Engine1Options, "Engine1Options"),
+            (JaiOption::Engine1Name, "Engine1Name"),
+            (JaiOption::BookFile, "BookFile"),
+            (JaiOption::OutFile, "OutFile"),
+        ] {
+            s.set(name, "x").unwrap();
             s.set(name, "<empty>").unwrap();
-            assert_eq!(s.get(name), "", "{name}");
+            assert_eq!(s.text(option), "", "{name}");
         }
         s.set("Engine1Path", "/bin/true").unwrap();
         s.set("Engine2Path", "/bin/true").unwrap();
@@ -729,7 +767,7 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("start position"), "{warnings:?}");
         s.set("Engine2Path", "/no/such/engine").unwrap();
-        let e = s.match_config().unwrap_err();
+        let e = s.match_config().unwrap_err().to_string();
         assert!(e.contains("Engine2Path"), "{e}");
     }
 
