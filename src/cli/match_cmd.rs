@@ -183,7 +183,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
     let sprt = if args.sprt.is_empty() {
         None
     } else {
-        Some(Sprt::parse(&args.sprt.join(" "))?)
+        Some(Sprt::parse(&args.sprt.join(" ")).map_err(|e| e.to_string())?)
     };
     Ok(MatchConfig {
         engines,

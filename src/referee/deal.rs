@@ -109,9 +109,24 @@ pub fn deal_text(deal: &[Piece]) -> String {
     }
 }
 
+/// Why a deal was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    #[error("'{0}' is not an identity letter")]
+    Letter(char),
+    #[error("the deal has {identities} identities, the position {hidden} face-down pieces")]
+    Count { identities: usize, hidden: u32 },
+    #[error("the deal {0} does not fit the position (wrong colour for a square, or more of an identity than the pool holds)")]
+    Misfit(String),
+    #[error("line {line}: {error}")]
+    Line { line: usize, error: Box<DealError> },
+    #[error("no deal in the file")]
+    Empty,
+}
+
 /// Reads a deal written by [`deal_text`] for `start`, checking that it fits (one identity per
 /// face-down piece, each drawable by it, all within the pool).
-pub fn parse_deal(text: &str, start: &Position) -> Result<Vec<Piece>, String> {
+pub fn parse_deal(text: &str, start: &Position) -> Result<Vec<Piece>, DealError> {
     let t = text.trim();
     let deal: Vec<Piece> = if t == "-" || t.is_empty() {
         Vec::new()
@@ -120,7 +135,7 @@ pub fn parse_deal(text: &str, start: &Position) -> Result<Vec<Piece>, String> {
             .map(|c| {
                 Piece::from_char(c)
                     .filter(|p| p.role != crate::core::Role::King)
-                    .ok_or_else(|| format!("'{c}' is not an identity letter"))
+                    .ok_or(DealError::Letter(c))
             })
             .collect::<Result<_, _>>()?
     };
@@ -129,37 +144,36 @@ pub fn parse_deal(text: &str, start: &Position) -> Result<Vec<Piece>, String> {
 }
 
 /// `start` with the deal applied (the referee's true position).
-pub fn dealt(start: &Position, deal: &[Piece]) -> Result<Position, String> {
+pub fn dealt(start: &Position, deal: &[Piece]) -> Result<Position, DealError> {
     let mut pos = *start;
     let n = pos.hidden().count();
     if deal.len() != n as usize {
-        return Err(format!(
-            "the deal has {} identities, the position {} face-down pieces",
-            deal.len(),
-            n
-        ));
+        return Err(DealError::Count {
+            identities: deal.len(),
+            hidden: n,
+        });
     }
     if !pos.set_deal(deal) {
-        return Err(format!(
-            "the deal {} does not fit the position (wrong colour for a square, or more of an identity than the pool holds)",
-            deal_text(deal)
-        ));
+        return Err(DealError::Misfit(deal_text(deal)));
     }
     Ok(pos)
 }
 
 /// Reads a deal file: one deal per line; blank lines and lines starting with `#` are skipped.
-pub fn parse_deal_file(text: &str, start: &Position) -> Result<Vec<Vec<Piece>>, String> {
+pub fn parse_deal_file(text: &str, start: &Position) -> Result<Vec<Vec<Piece>>, DealError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        out.push(parse_deal(t, start).map_err(|e| format!("line {}: {e}", i + 1))?);
+        out.push(parse_deal(t, start).map_err(|e| DealError::Line {
+            line: i + 1,
+            error: Box::new(e),
+        })?);
     }
     if out.is_empty() {
-        return Err("no deal in the file".to_string());
+        return Err(DealError::Empty);
     }
     Ok(out)
 }

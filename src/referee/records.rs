@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::Score;
 use super::game::{Outcome, Reason};
 use super::runner::{Encounter, MatchIdentity, MatchSummary, Tournament};
-use super::stats::Sprt;
+use super::stats::{Sprt, SprtError};
 use crate::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
 
 /// One line of a record file: a finished game (protocol.md section 17, "Records"). The fields
@@ -136,8 +136,8 @@ pub enum RecordError {
         first: String,
         second: String,
     },
-    #[error("{at}: {what}")]
-    Sprt { at: String, what: String },
+    #[error("{at}: {error}")]
+    Sprt { at: String, error: SprtError },
 }
 
 /// One record and where it was read.
@@ -269,9 +269,9 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
         games.insert(game, (at(), outcome, reason, names));
     }
     let sprt = match &identity.sprt {
-        Some(t) => Some(Sprt::parse(t).map_err(|what| RecordError::Sprt {
+        Some(t) => Some(Sprt::parse(t).map_err(|error| RecordError::Sprt {
             at: first.source.clone(),
-            what,
+            error,
         })?),
         None => None,
     };

@@ -173,11 +173,32 @@ pub enum SprtVerdict {
     AcceptH1,
 }
 
+/// Why SPRT settings were refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    #[error("sprt: '{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("sprt: '{0}' is not a number")]
+    NotANumber(String),
+    #[error("sprt: minpairs '{0}' is not a whole number")]
+    MinPairs(String),
+    #[error("sprt: model '{0}' is not logistic or normalized")]
+    Model(String),
+    #[error("sprt: unknown key '{0}'")]
+    UnknownKey(String),
+    #[error("sprt: elo0 and elo1 are needed")]
+    NoElo,
+    #[error("sprt: elo1 must be greater than elo0")]
+    EloOrder,
+    #[error("sprt: alpha and beta must lie strictly between 0 and 0.5")]
+    Risk,
+}
+
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic|normalized] [minpairs=10]`
     /// (words in any order, separated by blanks or commas; alpha and beta default to 0.05, the
     /// model to logistic, the minimum number of pairs before a decision to 10).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut s = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -192,12 +213,12 @@ impl Sprt {
             }
             let (k, v) = word
                 .split_once('=')
-                .ok_or_else(|| format!("sprt: '{word}' is not key=value"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(word.to_string()))?;
             let num = || {
                 v.parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite())
-                    .ok_or_else(|| format!("sprt: '{v}' is not a number"))
+                    .ok_or_else(|| SprtError::NotANumber(v.to_string()))
             };
             match k.to_ascii_lowercase().as_str() {
                 "elo0" => s.elo0 = num()?,
@@ -205,30 +226,26 @@ impl Sprt {
                 "alpha" => s.alpha = num()?,
                 "beta" => s.beta = num()?,
                 "minpairs" => {
-                    s.min_pairs = v
-                        .parse()
-                        .map_err(|_| format!("sprt: minpairs '{v}' is not a whole number"))?
+                    s.min_pairs = v.parse().map_err(|_| SprtError::MinPairs(v.to_string()))?
                 }
                 "model" => {
                     s.model = match v.to_ascii_lowercase().as_str() {
                         "logistic" => EloModel::Logistic,
                         "normalized" => EloModel::Normalized,
-                        _ => {
-                            return Err(format!("sprt: model '{v}' is not logistic or normalized"))
-                        }
+                        _ => return Err(SprtError::Model(v.to_string())),
                     }
                 }
-                _ => return Err(format!("sprt: unknown key '{k}'")),
+                _ => return Err(SprtError::UnknownKey(k.to_string())),
             }
         }
         if s.elo0.is_nan() || s.elo1.is_nan() {
-            return Err("sprt: elo0 and elo1 are needed".to_string());
+            return Err(SprtError::NoElo);
         }
         if s.elo1 <= s.elo0 {
-            return Err("sprt: elo1 must be greater than elo0".to_string());
+            return Err(SprtError::EloOrder);
         }
         if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-            return Err("sprt: alpha and beta must lie strictly between 0 and 0.5".to_string());
+            return Err(SprtError::Risk);
         }
         Ok(s)
     }

@@ -28,6 +28,20 @@ pub struct Engine {
     handle: Option<JoinHandle<()>>,
 }
 
+/// Why the engine refused a request.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("cannot change options while searching")]
+    OptionsWhileSearching,
+    #[error("cannot clear the hash while searching")]
+    ClearWhileSearching,
+    #[error("a search is already running")]
+    AlreadySearching,
+    /// The transposition table of this many megabytes could not be allocated.
+    #[error("cannot allocate a {0} MB hash table")]
+    HashAllocation(usize),
+}
+
 impl Engine {
     pub fn new(options: Options) -> Engine {
         let tt = Arc::new(Tt::new(options.hash_mb));
@@ -47,9 +61,9 @@ impl Engine {
     }
 
     /// Replaces the options (resizing the table if `hash_mb` changed). Refused while searching.
-    pub fn set_options(&mut self, options: Options) -> Result<(), String> {
+    pub fn set_options(&mut self, options: Options) -> Result<(), SearchError> {
         if self.is_searching() {
-            return Err("cannot change options while searching".into());
+            return Err(SearchError::OptionsWhileSearching);
         }
         self.wait();
         if options.hash_mb != self.options.hash_mb {
@@ -74,9 +88,9 @@ impl Engine {
     }
 
     /// Empties the transposition table. Refused while searching.
-    pub fn clear_hash(&mut self) -> Result<(), String> {
+    pub fn clear_hash(&mut self) -> Result<(), SearchError> {
         if self.is_searching() {
-            return Err("cannot clear the hash while searching".into());
+            return Err(SearchError::ClearWhileSearching);
         }
         self.wait();
         self.tt.clear();
@@ -90,9 +104,9 @@ impl Engine {
         root: Root,
         limits: Limits,
         reports: Sender<Report>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SearchError> {
         if self.is_searching() {
-            return Err("a search is already running".into());
+            return Err(SearchError::AlreadySearching);
         }
         self.wait();
         self.tt.new_search();

@@ -17,7 +17,7 @@ mod types;
 mod window;
 
 pub use alphabeta::{is_mate_score, INF, MATE, MATE_BOUND};
-pub use engine::Engine;
+pub use engine::{Engine, SearchError};
 pub use params::{SearchParams, VariantParams};
 pub use types::{Bound, Earlier, Info, Limits, Options, Report, Root, Score, SearchMode};
 pub use window::WindowSearch;

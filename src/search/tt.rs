@@ -73,12 +73,12 @@ fn unpack(d: u64) -> Option<TtEntry> {
 impl Tt {
     /// A table of about `mb` megabytes (at least one slot), or an error if the memory cannot
     /// be had.
-    pub fn try_new(mb: usize) -> Result<Tt, String> {
+    pub fn try_new(mb: usize) -> Result<Tt, super::engine::SearchError> {
         let n = ((mb.max(1).saturating_mul(1 << 20)) / SLOT_BYTES).max(1);
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(n)
-            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+            .map_err(|_| super::engine::SearchError::HashAllocation(mb))?;
         slots.resize_with(n, || Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
