@@ -2,18 +2,19 @@
 //! section "Match runner").
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use clap::Args;
 use jieqi::core::{Position, Variant};
-use jieqi::referee::deal;
+use jieqi::referee::config::{EngineSpecError, TimeControlError};
+use jieqi::referee::deal::{self, DealError};
 use jieqi::referee::runner::{
-    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule, Shard,
+    parse_openings, OpeningError, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule, Shard,
     Tournament,
 };
-use jieqi::referee::stats::Sprt;
+use jieqi::referee::stats::{Sprt, SprtError};
 use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};
 
 #[derive(Args, Debug)]
@@ -108,23 +109,60 @@ pub struct MatchArgs {
     quiet: bool,
 }
 
-fn parse_schedule(text: &str) -> Result<Schedule, String> {
+/// A `--schedule` that is neither (the text as given).
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not round-robin or gauntlet")]
+struct ScheduleError(String);
+
+fn parse_schedule(text: &str) -> Result<Schedule, ScheduleError> {
     match text.to_ascii_lowercase().as_str() {
         "round-robin" | "roundrobin" | "rr" => Ok(Schedule::RoundRobin),
         "gauntlet" => Ok(Schedule::Gauntlet),
-        _ => Err(format!("'{text}' is not round-robin or gauntlet")),
+        _ => Err(ScheduleError(text.to_string())),
     }
 }
 
-fn build(args: MatchArgs) -> Result<MatchConfig, String> {
+/// Why the arguments do not describe a match.
+#[derive(Debug, thiserror::Error)]
+enum BuildError {
+    #[error("give at least two --engine (got {0})")]
+    TooFewEngines(usize),
+    #[error("--sprt needs exactly two engines")]
+    SprtEngines,
+    #[error("--each-option '{0}' is not Name=value")]
+    EachOption(String),
+    #[error(transparent)]
+    Engine(#[from] EngineSpecError),
+    #[error(transparent)]
+    TimeControl(#[from] TimeControlError),
+    #[error("no games to play")]
+    NoGames,
+    #[error("{}: {error}", path.display())]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    #[error("{}: {error}", path.display())]
+    Deals { path: PathBuf, error: DealError },
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
+}
+
+fn read_file(path: &Path) -> Result<String, BuildError> {
+    std::fs::read_to_string(path).map_err(|error| BuildError::Read {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+fn build(args: MatchArgs) -> Result<MatchConfig, BuildError> {
     if args.engines.len() < 2 {
-        return Err(format!(
-            "give at least two --engine (got {})",
-            args.engines.len()
-        ));
+        return Err(BuildError::TooFewEngines(args.engines.len()));
     }
     if !args.sprt.is_empty() && args.engines.len() != 2 {
-        return Err("--sprt needs exactly two engines".to_string());
+        return Err(BuildError::SprtEngines);
     }
     let mut engines = Vec::new();
     for text in &args.engines {
@@ -133,7 +171,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         for o in &args.each_option {
             let (k, v) = o
                 .split_once('=')
-                .ok_or_else(|| format!("--each-option '{o}' is not Name=value"))?;
+                .ok_or_else(|| BuildError::EachOption(o.clone()))?;
             opts.push((k.trim().to_string(), v.to_string()));
         }
         opts.append(&mut spec.options);
@@ -158,24 +196,26 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
         (None, None) => 1,
     };
     if pairs == 0 {
-        return Err("no games to play".to_string());
+        return Err(BuildError::NoGames);
     }
     let openings = match &args.openings {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = read_file(p)?;
             parse_openings(&text, args.variant)?
         }
         None => Vec::new(),
     };
     let deals = match &args.deals {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = read_file(p)?;
             let start = openings
                 .first()
                 .map_or_else(|| Position::startpos(args.variant), |o| o.start);
             Some(
-                deal::parse_deal_file(&text, &start)
-                    .map_err(|e| format!("{}: {e}", p.display()))?,
+                deal::parse_deal_file(&text, &start).map_err(|error| BuildError::Deals {
+                    path: p.clone(),
+                    error,
+                })?,
             )
         }
         None => None,
@@ -183,7 +223,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, String> {
     let sprt = if args.sprt.is_empty() {
         None
     } else {
-        Some(Sprt::parse(&args.sprt.join(" ")).map_err(|e| e.to_string())?)
+        Some(Sprt::parse(&args.sprt.join(" "))?)
     };
     Ok(MatchConfig {
         engines,

@@ -80,9 +80,54 @@ impl RankNumbering {
     }
 }
 
+/// Why a command line cannot be split into words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WordsError {
+    #[error("unclosed {quote} in: {text}")]
+    UnclosedQuote { quote: char, text: String },
+    #[error("trailing \\ in: {0}")]
+    TrailingBackslash(String),
+}
+
+/// Why an `--engine` value was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecError {
+    #[error(transparent)]
+    Words(#[from] WordsError),
+    #[error(transparent)]
+    TimeControl(#[from] TimeControlError),
+    #[error("empty engine command")]
+    Empty,
+    #[error("engine: '{0}' is not key=value (with cmd=...)")]
+    NotKeyValue(String),
+    #[error("engine: '{0}' names no option")]
+    NoOptionName(String),
+    #[error("engine: {key} '{value}' is not a whole number")]
+    NotWholeNumber { key: String, value: String },
+    #[error("engine: ranks '{0}' is not 0 or 1")]
+    Ranks(String),
+    #[error("engine: handshake '{0}' is not true or false")]
+    Handshake(String),
+    #[error("engine: unknown key '{key}' in '{word}'")]
+    UnknownKey { key: String, word: String },
+    #[error("engine: cmd= is empty")]
+    NoCommand,
+}
+
+/// Why a time control was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("time control: '{0}' is not a move count")]
+    MoveCount(String),
+    #[error("time control: '{0}' is not a number of seconds")]
+    Seconds(String),
+    #[error("time control: no time at all")]
+    NoTime,
+}
+
 /// Splits a command line into words: blanks separate words; `'...'` and `"..."` quote (the
 /// quotes are removed); a backslash outside single quotes takes the next character literally.
-pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+pub fn split_words(text: &str) -> Result<Vec<String>, WordsError> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
@@ -101,7 +146,12 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => cur.push(c),
-                        None => return Err(format!("unclosed ' in: {text}")),
+                        None => {
+                            return Err(WordsError::UnclosedQuote {
+                                quote: '\'',
+                                text: text.to_string(),
+                            })
+                        }
                     }
                 }
             }
@@ -112,10 +162,15 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
                             Some(c) => cur.push(c),
-                            None => return Err(format!("trailing \\ in: {text}")),
+                            None => return Err(WordsError::TrailingBackslash(text.to_string())),
                         },
                         Some(c) => cur.push(c),
-                        None => return Err(format!("unclosed \" in: {text}")),
+                        None => {
+                            return Err(WordsError::UnclosedQuote {
+                                quote: '"',
+                                text: text.to_string(),
+                            })
+                        }
                     }
                 }
             }
@@ -123,7 +178,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 match chars.next() {
                     Some(c) => cur.push(c),
-                    None => return Err(format!("trailing \\ in: {text}")),
+                    None => return Err(WordsError::TrailingBackslash(text.to_string())),
                 }
             }
             c => {
@@ -158,10 +213,10 @@ impl EngineSpec {
     ///   `tc=<time control>`, `nodes=<n>`, `depth=<d>` or `movetime=<ms>` to give this engine
     ///   its own limit (its own clock with `tc=`, e.g. `tc=40/60+0.6`), and `ranks=0|1` for an
     ///   engine that numbers ranks 1-10 in its moves (see [`RankNumbering`]).
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+    pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let words = split_words(text)?;
         if words.is_empty() {
-            return Err("empty engine command".to_string());
+            return Err(EngineSpecError::Empty);
         }
         let keyed = words.iter().any(|w| w.starts_with("cmd="));
         let mut spec = EngineSpec {
@@ -179,10 +234,10 @@ impl EngineSpec {
             for w in &words {
                 let (k, v) = w
                     .split_once('=')
-                    .ok_or_else(|| format!("engine: '{w}' is not key=value (with cmd=...)"))?;
+                    .ok_or_else(|| EngineSpecError::NotKeyValue(w.clone()))?;
                 if let Some(opt) = k.strip_prefix("option.") {
                     if opt.trim().is_empty() {
-                        return Err(format!("engine: '{w}' names no option"));
+                        return Err(EngineSpecError::NoOptionName(w.clone()));
                     }
                     spec.options.push((opt.trim().to_string(), v.to_string()));
                     continue;
@@ -194,7 +249,10 @@ impl EngineSpec {
                     "nodes" | "depth" | "movetime" => {
                         let n: u64 = v
                             .parse()
-                            .map_err(|_| format!("engine: {k} '{v}' is not a whole number"))?;
+                            .map_err(|_| EngineSpecError::NotWholeNumber {
+                                key: k.to_string(),
+                                value: v.to_string(),
+                            })?;
                         spec.limit = Some(match k {
                             "nodes" => Limit::Nodes(n),
                             "depth" => Limit::Depth(n.min(u32::MAX as u64) as u32),
@@ -206,19 +264,23 @@ impl EngineSpec {
                         spec.ranks = match v {
                             "0" => RankNumbering::FromZero,
                             "1" => RankNumbering::FromOne,
-                            _ => return Err(format!("engine: ranks '{v}' is not 0 or 1")),
+                            _ => return Err(EngineSpecError::Ranks(v.to_string())),
                         }
                     }
                     "handshake" => {
-                        spec.handshake = parse_bool(v).ok_or_else(|| {
-                            format!("engine: handshake '{v}' is not true or false")
-                        })?
+                        spec.handshake = parse_bool(v)
+                            .ok_or_else(|| EngineSpecError::Handshake(v.to_string()))?
                     }
-                    _ => return Err(format!("engine: unknown key '{k}' in '{w}'")),
+                    _ => {
+                        return Err(EngineSpecError::UnknownKey {
+                            key: k.to_string(),
+                            word: w.clone(),
+                        })
+                    }
                 }
             }
             if spec.argv.is_empty() {
-                return Err("engine: cmd= is empty".to_string());
+                return Err(EngineSpecError::NoCommand);
             }
         }
         if spec.name.is_empty() {
@@ -260,20 +322,20 @@ pub enum Limit {
     Depth(u32),
 }
 
-fn seconds_to_ms(text: &str) -> Result<u64, String> {
+fn seconds_to_ms(text: &str) -> Result<u64, TimeControlError> {
     let v: f64 = text
         .trim()
         .parse()
-        .map_err(|_| format!("time control: '{text}' is not a number of seconds"))?;
+        .map_err(|_| TimeControlError::Seconds(text.to_string()))?;
     if !(v.is_finite() && v >= 0.0) {
-        return Err(format!("time control: '{text}' is not a number of seconds"));
+        return Err(TimeControlError::Seconds(text.to_string()));
     }
     Ok((v * 1000.0).round() as u64)
 }
 
 impl Limit {
     /// Reads a time control `[moves/]seconds[+increment]`: `40/60+0.6`, `10+0.1`, `60`.
-    pub fn parse_tc(text: &str) -> Result<Limit, String> {
+    pub fn parse_tc(text: &str) -> Result<Limit, TimeControlError> {
         let (moves, rest) = match text.split_once('/') {
             Some((m, r)) => {
                 let m: u32 = m
@@ -281,7 +343,7 @@ impl Limit {
                     .parse()
                     .ok()
                     .filter(|&m| m > 0)
-                    .ok_or_else(|| format!("time control: '{m}' is not a move count"))?;
+                    .ok_or_else(|| TimeControlError::MoveCount(m.to_string()))?;
                 (Some(m), r)
             }
             None => (None, text),
@@ -291,7 +353,7 @@ impl Limit {
             None => (seconds_to_ms(rest)?, 0),
         };
         if base == 0 && inc == 0 {
-            return Err("time control: no time at all".to_string());
+            return Err(TimeControlError::NoTime);
         }
         Ok(Limit::Clock {
             moves,

@@ -106,10 +106,36 @@ pub enum JaiError {
     UnknownOption(String),
     #[error("{0}")]
     Value(#[from] OptionError),
-    #[error("{option}: {what}")]
-    Engine { option: String, what: String },
+    #[error("{option}: {error}")]
+    Engine { option: String, error: SeatError },
     #[error("MainTimeMs and IncTimeMs are both 0: no time to play")]
     NoTime,
+}
+
+/// Why an engine's `EngineNPath` or `EngineNOptions` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeatError {
+    #[error("not set")]
+    NoPath,
+    #[error("{0}: no such program")]
+    NoProgram(String),
+    #[error(transparent)]
+    Options(#[from] EngineOptionsError),
+}
+
+/// Why an `EngineNOptions` text was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineOptionsError {
+    #[error("option setting '{0}' is not Name=value")]
+    NotNameValue(String),
+    #[error("option setting '{0}' names no option")]
+    NoName(String),
+    #[error("option setting '{0}' has no value")]
+    NoValue(String),
+    #[error("'name' without an option name")]
+    NameWithoutOption,
+    #[error("option '{0}' has no value")]
+    OptionWithoutValue(String),
 }
 
 /// The current value of every option.
@@ -193,7 +219,7 @@ impl Settings {
         } else {
             let read = std::fs::read_to_string(book)
                 .map_err(|e| e.to_string())
-                .and_then(|text| parse_openings(&text, variant));
+                .and_then(|text| parse_openings(&text, variant).map_err(|e| e.to_string()));
             read.unwrap_or_else(|e| {
                 warnings.push(format!(
                     "warning: BookFile {book}: {e}; the games start from the start position"
@@ -240,7 +266,7 @@ impl Settings {
 /// - `Name=value` settings separated by `;` or new lines. Within a part without `;`, several
 ///   settings may also be separated by blanks (`Threads=2 Hash=128`); words without `=` then
 ///   belong to the name that follows (`Move Overhead=30`).
-pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, EngineOptionsError> {
     let first = text.split_whitespace().next();
     if first.is_some_and(|w| w.eq_ignore_ascii_case("name")) {
         return parse_name_value_options(text);
@@ -254,9 +280,9 @@ pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String>
         if part.matches('=').count() <= 1 {
             let (k, v) = part
                 .split_once('=')
-                .ok_or_else(|| format!("option setting '{part}' is not Name=value"))?;
+                .ok_or_else(|| EngineOptionsError::NotNameValue(part.to_string()))?;
             if k.trim().is_empty() {
-                return Err(format!("option setting '{part}' names no option"));
+                return Err(EngineOptionsError::NoName(part.to_string()));
             }
             out.push((k.trim().to_string(), v.trim().to_string()));
             continue;
@@ -268,7 +294,7 @@ pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String>
                     name_words.push(k);
                     let name = name_words.join(" ");
                     if name.trim().is_empty() {
-                        return Err(format!("option setting '{word}' names no option"));
+                        return Err(EngineOptionsError::NoName(word.to_string()));
                     }
                     out.push((name, v.to_string()));
                     name_words.clear();
@@ -277,27 +303,24 @@ pub fn parse_engine_options(text: &str) -> Result<Vec<(String, String)>, String>
             }
         }
         if !name_words.is_empty() {
-            return Err(format!(
-                "option setting '{}' has no value",
-                name_words.join(" ")
-            ));
+            return Err(EngineOptionsError::NoValue(name_words.join(" ")));
         }
     }
     Ok(out)
 }
 
 /// `name <Name...> value <value...>` repeated; the keywords are read in any case.
-fn parse_name_value_options(text: &str) -> Result<Vec<(String, String)>, String> {
+fn parse_name_value_options(text: &str) -> Result<Vec<(String, String)>, EngineOptionsError> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut name: Vec<&str> = Vec::new();
     let mut value: Vec<&str> = Vec::new();
     let mut in_value = false;
     let mut flush = |name: &mut Vec<&str>, value: &mut Vec<&str>, in_value: bool| {
         if name.is_empty() {
-            return Err("'name' without an option name".to_string());
+            return Err(EngineOptionsError::NameWithoutOption);
         }
         if !in_value {
-            return Err(format!("option '{}' has no value", name.join(" ")));
+            return Err(EngineOptionsError::OptionWithoutValue(name.join(" ")));
         }
         out.push((name.join(" "), value.join(" ")));
         name.clear();
@@ -337,20 +360,20 @@ fn program_exists(p: &Path) -> bool {
 /// One engine from its path, options and name. The path is one program (blanks allowed; a
 /// path given in quotes loses them); the engine runs in its own folder, as GUIs run engines.
 fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<EngineSpec, JaiError> {
-    let error = |option: &str, what: String| JaiError::Engine {
+    let error = |option: &str, error: SeatError| JaiError::Engine {
         option: format!("Engine{i}{option}"),
-        what,
+        error,
     };
     let mut path = path.trim().to_string();
     if path.len() >= 2 && path.starts_with('"') && path.ends_with('"') {
         path = path[1..path.len() - 1].to_string();
     }
     if path.is_empty() {
-        return Err(error("Path", "not set".to_string()));
+        return Err(error("Path", SeatError::NoPath));
     }
     let p = Path::new(&path);
     if !program_exists(p) {
-        return Err(error("Path", format!("{path}: no such program")));
+        return Err(error("Path", SeatError::NoProgram(path)));
     }
     let dir = p
         .parent()
@@ -371,7 +394,7 @@ fn engine_spec(path: &str, options: &str, name: &str, i: usize) -> Result<Engine
         name,
         argv: vec![program],
         dir,
-        options: parse_engine_options(options).map_err(|e| error("Options", e))?,
+        options: parse_engine_options(options).map_err(|e| error("Options", e.into()))?,
         handshake: true,
         limit: None,
         ranks: Default::default(),

@@ -14,14 +14,16 @@ use std::thread;
 use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
-use super::deal::{self, SplitMix64};
+use super::deal::{self, DealError, SplitMix64};
 use super::game::{
     play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
 };
 use super::records::MatchEntry;
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
 use super::view::TruePly;
-use crate::core::{Color, Move, Piece, Position, Variant};
+use crate::core::fen::FenError;
+use crate::core::{Color, Move, Piece, PlayError, Position, PositionError, Variant};
+
 /// An opening: a start position (public) and moves played from it before the engines move.
 #[derive(Clone, Debug)]
 pub struct Opening {
@@ -29,18 +31,31 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
+/// Why an opening file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    #[error("opening line {line}: {error}")]
+    Fen { line: usize, error: FenError },
+    #[error("opening line {line}: {error}")]
+    Position { line: usize, error: PositionError },
+    #[error("opening line {line}: '{word}' is not a 4-character move")]
+    Move { line: usize, word: String },
+    #[error("no opening in the file")]
+    Empty,
+}
+
 /// Reads an opening file for `variant`: one opening per line, blank lines and lines starting
 /// with `#` skipped. A line is either a FEN (any dialect; `moves m1 m2 ...` may follow) or only
 /// moves from the variant's start position. Moves are 4 characters: the flips they make take
 /// their identities from each game's deal.
-pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, String> {
+pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let err = |e: String| format!("opening line {}: {e}", i + 1);
+        let line = i + 1;
         let (fen_part, moves_part) = match t.split_once("moves") {
             Some((f, m)) => (f.trim(), m.trim()),
             None if t.contains('/') => (t, ""),
@@ -49,19 +64,25 @@ pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, Stri
         let start = if fen_part.is_empty() || fen_part == "startpos" {
             Position::startpos(variant)
         } else {
-            let setup = crate::core::fen::parse(fen_part).map_err(|e| err(e.to_string()))?;
+            let setup = crate::core::fen::parse(fen_part)
+                .map_err(|error| OpeningError::Fen { line, error })?;
             Position::from_setup(&setup, variant)
-                .map_err(|e| err(e.to_string()))?
+                .map_err(|error| OpeningError::Position { line, error })?
                 .0
         };
         let moves = moves_part
             .split_whitespace()
-            .map(|w| Move::parse(w).ok_or_else(|| err(format!("'{w}' is not a 4-character move"))))
+            .map(|w| {
+                Move::parse(w).ok_or_else(|| OpeningError::Move {
+                    line,
+                    word: w.to_string(),
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         out.push(Opening { start, moves });
     }
     if out.is_empty() {
-        return Err("no opening in the file".to_string());
+        return Err(OpeningError::Empty);
     }
     Ok(out)
 }
@@ -108,10 +129,15 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// A share that is not `I/N` with 1 <= I <= N (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard '{0}' is not I/N with 1 <= I <= N")]
+pub struct ShardError(pub String);
+
 impl Shard {
     /// Reads `I/N` (1-based `I`, 1 <= I <= N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{text}' is not I/N with 1 <= I <= N");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (i, n) = text.trim().split_once('/').ok_or_else(bad)?;
         let (i, n): (u64, u64) = (
             i.trim().parse().map_err(|_| bad())?,
@@ -460,8 +486,24 @@ impl MatchSummary {
     }
 }
 
+/// Why a pair cannot start: its deal does not fit its opening's start, or the opening cannot be
+/// played with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairStartError {
+    #[error("pair {pair}: {error}")]
+    Deal { pair: u64, error: DealError },
+    #[error("pair {pair}: opening move {index} '{mv}': {error}")]
+    Opening {
+        pair: u64,
+        /// 1-based.
+        index: usize,
+        mv: Move,
+        error: PlayError,
+    },
+}
+
 /// The start of pair `i`: opening, deal.
-pub fn pair_start(cfg: &MatchConfig, pair: u64) -> Result<GameStart, String> {
+pub fn pair_start(cfg: &MatchConfig, pair: u64) -> Result<GameStart, PairStartError> {
     let (start, opening) = if cfg.openings.is_empty() {
         (Position::startpos(cfg.variant), Vec::new())
     } else {
@@ -476,7 +518,7 @@ pub fn pair_start(cfg: &MatchConfig, pair: u64) -> Result<GameStart, String> {
         }
     };
     // The deal must fit, and the opening must be playable with it.
-    let dealt = deal::dealt(&start, &deal).map_err(|e| format!("pair {pair}: {e}"))?;
+    let dealt = deal::dealt(&start, &deal).map_err(|error| PairStartError::Deal { pair, error })?;
     let mut g = crate::core::Game::new(dealt);
     for (i, &mv) in opening.iter().enumerate() {
         let ply = super::game::true_ply(g.position(), mv);
@@ -487,7 +529,12 @@ pub fn pair_start(cfg: &MatchConfig, pair: u64) -> Result<GameStart, String> {
                 captured: ply.captured,
             },
         )
-        .map_err(|e| format!("pair {pair}: opening move {} '{mv}': {e}", i + 1))?;
+        .map_err(|error| PairStartError::Opening {
+            pair,
+            index: i + 1,
+            mv,
+            error,
+        })?;
     }
     let start_fen = if cfg.variant == Variant::Xiangqi {
         start.fen6()
@@ -751,21 +798,39 @@ fn two_seats(seats: &mut [Seat], a: usize, b: usize) -> (&mut Seat, &mut Seat) {
     }
 }
 
+/// Why a match cannot start, or (the records) did not end well.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("a match needs at least two engines (got {0})")]
+    TooFewEngines(usize),
+    #[error("an SPRT needs exactly two engines")]
+    SprtEngines,
+    #[error("two engines are named '{0}'")]
+    SameName(String),
+    #[error(transparent)]
+    PairStart(#[from] PairStartError),
+    /// After the games: a record could not be written.
+    #[error("writing the records failed: {0}")]
+    WriteRecords(std::io::Error),
+    #[error("{}: {error}", path.display())]
+    Records {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
 /// Checks what can be checked before any engine starts.
-fn check(cfg: &MatchConfig) -> Result<(), String> {
+fn check(cfg: &MatchConfig) -> Result<(), MatchError> {
     if cfg.engines.len() < 2 {
-        return Err(format!(
-            "a match needs at least two engines (got {})",
-            cfg.engines.len()
-        ));
+        return Err(MatchError::TooFewEngines(cfg.engines.len()));
     }
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
-        return Err("an SPRT needs exactly two engines".to_string());
+        return Err(MatchError::SprtEngines);
     }
     let mut names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     names.sort_unstable();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("two engines are named '{}'", w[0]));
+        return Err(MatchError::SameName(w[0].to_string()));
     }
     // Pair i uses opening i mod |openings| and deal i mod |deals|: the combinations repeat
     // after at most |openings| * |deals| pairs.
@@ -785,10 +850,13 @@ pub fn run_match(
     cfg: &MatchConfig,
     control: &MatchControl,
     observer: &mut dyn MatchObserver,
-) -> Result<Tournament, String> {
+) -> Result<Tournament, MatchError> {
     check(cfg)?;
     let mut file = match &cfg.out {
-        Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => Some(File::create(p).map_err(|error| MatchError::Records {
+            path: p.clone(),
+            error,
+        })?),
         None => None,
     };
     let encounters = cfg.encounters();
@@ -848,7 +916,7 @@ pub fn run_match(
             entry.match_ = Some(identity.entry(cfg.shard));
             let line = entry.to_line();
             if let Err(e) = write_line(file, &line) {
-                write_error.get_or_insert_with(|| e.to_string());
+                write_error.get_or_insert(e);
             }
         }
         let summary = &mut t.encounters[f.encounter].summary;
@@ -888,7 +956,7 @@ pub fn run_match(
     }
     t.interrupted = control.abort.load(Ordering::SeqCst);
     if let Some(e) = write_error {
-        return Err(format!("writing the records failed: {e}"));
+        return Err(MatchError::WriteRecords(e));
     }
     Ok(t)
 }
