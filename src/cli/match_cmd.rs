@@ -11,8 +11,8 @@ use jieqi::core::{Position, Variant};
 use jieqi::referee::config::{EngineSpecError, TimeControlError};
 use jieqi::referee::deal::{self, DealError};
 use jieqi::referee::runner::{
-    parse_openings, OpeningError, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, Schedule, Shard,
-    Tournament,
+    parse_openings, run_match, GameDone, MatchConfig, MatchControl, MatchObserver, OpeningError,
+    Schedule, Shard, Tournament,
 };
 use jieqi::referee::stats::{Sprt, SprtError};
 use jieqi::referee::{Adjudication, EngineSpec, GameConfig, Limit};

@@ -22,7 +22,8 @@ pub mod tune;
 
 use std::io::Write;
 
-use jieqi::core::{fen, Position, Variant};
+use jieqi::core::fen::{self, FenError};
+use jieqi::core::{Position, PositionError, Variant};
 
 /// The body of `outln!`.
 pub fn write_line(args: std::fmt::Arguments) {
@@ -32,16 +33,25 @@ pub fn write_line(args: std::fmt::Arguments) {
     }
 }
 
+/// Why `--fen` gives no position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
 /// Builds a position from `--fen` (or `startpos`) and `--variant`, printing setup warnings to
-/// stderr. Errors are returned as text for the caller to print.
-pub fn load_position(fen_text: Option<&str>, variant: Variant) -> Result<Position, String> {
+/// stderr. Errors are returned for the caller to print.
+pub fn load_position(fen_text: Option<&str>, variant: Variant) -> Result<Position, LoadError> {
     let text = match fen_text {
         None => return Ok(Position::startpos(variant)),
         Some(t) if t.trim() == "startpos" => return Ok(Position::startpos(variant)),
         Some(t) => t,
     };
-    let setup = fen::parse(text).map_err(|e| e.to_string())?;
-    let (pos, warnings) = Position::from_setup(&setup, variant).map_err(|e| e.to_string())?;
+    let setup = fen::parse(text)?;
+    let (pos, warnings) = Position::from_setup(&setup, variant)?;
     for w in warnings {
         eprintln!("warning: {w}");
     }

@@ -160,7 +160,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
     let start = match &args.start {
         Some(p) => match std::fs::read_to_string(p)
             .map_err(|e| e.to_string())
-            .and_then(|t| eval::parse_weights(&t))
+            .and_then(|t| eval::parse_weights(&t).map_err(|e| e.to_string()))
         {
             Ok(w) => w,
             Err(e) => {

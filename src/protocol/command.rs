@@ -164,6 +164,21 @@ pub enum Suffix {
     Two(Mark, Mark),
 }
 
+/// Why a word is not a move of `position ... moves`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    #[error("not ASCII")]
+    NotAscii,
+    #[error("a move has 4 characters, or 5-6 with identity letters")]
+    Length,
+    #[error("'{0}' is not two different squares a0-i9")]
+    Squares(String),
+    #[error("the pass 0000 takes no identity letters")]
+    PassWithLetters,
+    #[error("'{0}' is not a piece letter (KABNRCP, kabnrcp) or x")]
+    Letter(char),
+}
+
 /// A move as written in `position ... moves`: coordinates and an optional suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveText {
@@ -173,24 +188,23 @@ pub struct MoveText {
 
 impl MoveText {
     /// Reads `h2e2`, `0000`, `b7b0r`, `b7b0rP`, `b7b0xP`, ...
-    pub fn parse(text: &str) -> Result<MoveText, String> {
+    pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
         if !text.is_ascii() {
-            return Err("not ASCII".into());
+            return Err(MoveTextError::NotAscii);
         }
         if text.len() < 4 || text.len() > 6 {
-            return Err("a move has 4 characters, or 5-6 with identity letters".into());
+            return Err(MoveTextError::Length);
         }
         let (coords, rest) = text.split_at(4);
-        let mv = Move::parse(coords)
-            .ok_or_else(|| format!("'{coords}' is not two different squares a0-i9"))?;
+        let mv = Move::parse(coords).ok_or_else(|| MoveTextError::Squares(coords.to_string()))?;
         if mv.is_pass() && !rest.is_empty() {
-            return Err("the pass 0000 takes no identity letters".into());
+            return Err(MoveTextError::PassWithLetters);
         }
         let mut marks = rest.chars().map(|c| match c {
             'x' | 'X' => Ok(Mark::Unknown),
             _ => Piece::from_char(c)
                 .map(Mark::Piece)
-                .ok_or_else(|| format!("'{c}' is not a piece letter (KABNRCP, kabnrcp) or x")),
+                .ok_or(MoveTextError::Letter(c)),
         });
         let suffix = match (marks.next(), marks.next()) {
             (None, _) => Suffix::None,

@@ -606,7 +606,7 @@ impl Settings {
             reason,
         };
         let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
-        let weights = eval::parse_weights(&text).map_err(bad)?;
+        let weights = eval::parse_weights(&text).map_err(|e| bad(e.to_string()))?;
         self.weights_file = path;
         self.weights = Some(Arc::new(weights));
         Ok(())

@@ -247,12 +247,10 @@ impl EngineSpec {
                     "name" => spec.name = v.to_string(),
                     "dir" => spec.dir = Some(PathBuf::from(v)),
                     "nodes" | "depth" | "movetime" => {
-                        let n: u64 = v
-                            .parse()
-                            .map_err(|_| EngineSpecError::NotWholeNumber {
-                                key: k.to_string(),
-                                value: v.to_string(),
-                            })?;
+                        let n: u64 = v.parse().map_err(|_| EngineSpecError::NotWholeNumber {
+                            key: k.to_string(),
+                            value: v.to_string(),
+                        })?;
                         spec.limit = Some(match k {
                             "nodes" => Limit::Nodes(n),
                             "depth" => Limit::Depth(n.min(u32::MAX as u64) as u32),

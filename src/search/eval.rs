@@ -185,14 +185,27 @@ pub static JIEQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
         .expect("the built-in Jieqi weights name every weight")
 });
 
+/// Why a weight file was refused (lines are 1-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    #[error("line {0}: expected 'name value'")]
+    NotNameValue(usize),
+    #[error("line {line}: unknown weight '{name}'")]
+    UnknownName { line: usize, name: String },
+    #[error("line {line}: '{value}' is not a whole number")]
+    NotNumber { line: usize, value: String },
+    #[error("no value for '{0}'")]
+    Missing(&'static str),
+}
+
 /// Reads a weight file: `name value` per line (names of [`WEIGHT_NAMES`]), `#` comments;
 /// missing names keep their hand-set value.
-pub fn parse_weights(text: &str) -> Result<Weights, String> {
+pub fn parse_weights(text: &str) -> Result<Weights, WeightsError> {
     read_weights(Some(&HANDSET_WEIGHTS), text)
 }
 
 /// Reads a weight file over `base`, or (`None`) one that must name every weight.
-fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, String> {
+fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsError> {
     let mut out = base.cloned().unwrap_or(Weights([0; w::COUNT]));
     let mut named = [false; w::COUNT];
     for (i, line) in text.lines().enumerate() {
@@ -202,20 +215,24 @@ fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, String> {
         }
         let mut it = t.split_whitespace();
         let (Some(name), Some(value), None) = (it.next(), it.next(), it.next()) else {
-            return Err(format!("line {}: expected 'name value'", i + 1));
+            return Err(WeightsError::NotNameValue(i + 1));
         };
         let idx = WEIGHT_NAMES
             .iter()
             .position(|n| *n == name)
-            .ok_or_else(|| format!("line {}: unknown weight '{name}'", i + 1))?;
-        out.0[idx] = value
-            .parse()
-            .map_err(|_| format!("line {}: '{value}' is not a whole number", i + 1))?;
+            .ok_or_else(|| WeightsError::UnknownName {
+                line: i + 1,
+                name: name.to_string(),
+            })?;
+        out.0[idx] = value.parse().map_err(|_| WeightsError::NotNumber {
+            line: i + 1,
+            value: value.to_string(),
+        })?;
         named[idx] = true;
     }
     if base.is_none() {
         if let Some(i) = named.iter().position(|&n| !n) {
-            return Err(format!("no value for '{}'", WEIGHT_NAMES[i]));
+            return Err(WeightsError::Missing(WEIGHT_NAMES[i]));
         }
     }
     Ok(out)
@@ -786,7 +803,8 @@ mod tests {
         assert!(parse_weights("tempo 3 4").is_err());
         // A file read without a base must name every weight.
         let missing = read_weights(None, "tempo 3").unwrap_err();
-        assert!(missing.contains("value_j_advisor"), "{missing}");
+        assert_eq!(missing, WeightsError::Missing("value_j_advisor"));
+        assert_eq!(missing.to_string(), "no value for 'value_j_advisor'");
     }
 
     #[test]
