@@ -15,8 +15,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use jieqi::core::{Game, Variant};
-use jieqi::referee::records::{read_record_lines, record_ply, record_start, GameEntry};
+use jieqi::core::{Game, PlayError, Variant};
+use jieqi::referee::records::{
+    read_record_lines, record_ply, record_start, GameEntry, ReplayError,
+};
 use jieqi::search::eval::{self, w, Weights};
 
 #[derive(Args, Debug)]
@@ -58,9 +60,22 @@ struct Sample {
     result: f32,
 }
 
+/// Why a record gives no positions to fit to (plies are 1-based).
+#[derive(Debug, thiserror::Error)]
+enum SampleError {
+    #[error("no result")]
+    NoResult,
+    #[error(transparent)]
+    Start(ReplayError),
+    #[error("ply {ply}: {error}")]
+    Ply { ply: usize, error: ReplayError },
+    #[error("ply {ply}: {error}")]
+    Play { ply: usize, error: PlayError },
+}
+
 /// The positions of one record (none when it is of another variant or did not end on the
 /// board).
-fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample>, String> {
+fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample>, SampleError> {
     if r.variant != variant.name() {
         return Ok(Vec::new());
     }
@@ -74,13 +89,13 @@ fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample
         "1-0" => 1.0,
         "0-1" => 0.0,
         "1/2-1/2" => 0.5,
-        _ => return Err("no result".to_string()),
+        _ => return Err(SampleError::NoResult),
     };
-    let mut game = Game::new(record_start(r).map_err(|e| e.to_string())?);
+    let mut game = Game::new(record_start(r).map_err(SampleError::Start)?);
     let limit = variant.no_capture_draw_plies() as f32;
     let mut out = Vec::new();
     for (i, m) in r.moves.iter().enumerate() {
-        let (mv, reveal) = record_ply(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+        let (mv, reveal) = record_ply(m).map_err(|error| SampleError::Ply { ply: i + 1, error })?;
         let pos = *game.position();
         let quiet = pos.occupant(mv.to()).is_none() || mv.is_pass();
         if i >= skip && !m.book && quiet && !pos.in_check() {
@@ -99,7 +114,7 @@ fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample
             });
         }
         game.play(mv, reveal)
-            .map_err(|e| format!("ply {}: {e}", i + 1))?;
+            .map_err(|error| SampleError::Play { ply: i + 1, error })?;
     }
     Ok(out)
 }
