@@ -191,6 +191,42 @@ fn a_repetition_is_no_draw_in_jieqi() {
     assert!(cp <= -300, "{info:#?}");
 }
 
+/// The centipawn score of the last scored line.
+fn last_cp(lines: &[String]) -> i32 {
+    let score = last_score(lines);
+    score
+        .strip_prefix("cp ")
+        .map(|v| v.parse().unwrap())
+        .unwrap_or_else(|| panic!("{score}"))
+}
+
+#[test]
+fn repeating_wins_no_more_than_a_draw_in_jieqi() {
+    // Black, a chariot up, can go back to the start position: the opponent could then go round
+    // the cycle for ever (until the no-capture draw), so that move is worth a draw at most, and
+    // Black plays on instead.
+    let mut e = Engine::start();
+    let pos = "position fen 3k5/r8/9/9/9/9/9/9/9/4K4 w - 0 1 moves e0e1 a8b8 e1e0";
+    e.send(pos);
+    e.send("go depth 4 searchmoves b8a8");
+    let (info, _) = e.bestmove();
+    assert_eq!(last_score(&info), "cp 0", "{info:#?}");
+    e.send(pos);
+    e.send("go depth 4");
+    let (info, best) = e.bestmove();
+    assert_ne!(best.split_whitespace().nth(1), Some("b8a8"), "{info:#?}");
+    assert!(
+        !last_score(&info).starts_with("cp ") || last_cp(&info) >= 300,
+        "{info:#?}"
+    );
+    // Without the floor the repetition is searched like any other position.
+    e.send("setoption name Param_repetition_floor value false");
+    e.send(pos);
+    e.send("go depth 4 searchmoves b8a8");
+    let (info, _) = e.bestmove();
+    assert!(last_cp(&info) >= 300, "{info:#?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // impossible positions
 

@@ -20,8 +20,8 @@ pub const MAX_PLY: usize = 128;
 pub const QS_EVASION_PLIES: u32 = 3;
 /// What capturing a face-down piece is assumed to win (about the average identity).
 const HIDDEN_VICTIM_VALUE: i32 = 450;
-/// Reverse futility and late move pruning apply up to this depth.
-const PRUNING_DEPTH: i32 = 3;
+/// The null move's reduction for a static evaluation above beta is at most this many plies.
+const NULL_MOVE_EVAL_PLIES: i32 = 3;
 /// Futility pruning applies up to this depth.
 const FUTILITY_DEPTH: i32 = 2;
 /// The null move is tried from this depth.
@@ -380,9 +380,49 @@ impl<'a> Searcher<'a> {
         v
     }
 
+    /// Whether `pos` (on top of the path) occurred before since the last irreversible move, in
+    /// the game or on the searched line, with the same side to move.
+    fn occurred_before(&self, pos: &Position) -> bool {
+        let n = self.path.len();
+        let back = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let h = pos.hash();
+        for i in 1..=back {
+            if self.path[n - i].null {
+                return false;
+            }
+            let earlier = self.path[n - 1 - i];
+            if i % 2 == 0 && !earlier.null && earlier.hash == h {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Alpha-beta at a decision node. `pos` is on top of `self.path`; `after_null` when the
     /// move into it was a null move (no second one in a row).
-    pub fn negamax(&mut self, pos: &Position, mut node: Node, after_null: bool) -> i32 {
+    ///
+    /// In `jieqi`, which has no repetition rule, a position that occurred before is worth at
+    /// least a draw to the side to move (`repetition_floor`): it can go round the cycle again,
+    /// and a cycle played on has no capture in it, so it ends in the no-capture draw. Deviating
+    /// is searched as usual. So repeating never wins more than a draw for the side that
+    /// repeats, and never saves a lost game when the opponent can deviate.
+    pub fn negamax(&mut self, pos: &Position, node: Node, after_null: bool) -> i32 {
+        if node.ply > 0
+            && self.shared.params.repetition_floor
+            && !pos.variant().repetition_ends_game()
+            && self.occurred_before(pos)
+        {
+            if node.beta <= 0 {
+                return 0;
+            }
+            // The value is max(0, searched value): monotone, so bounds stay bounds.
+            return self.decide(pos, node, after_null).max(0);
+        }
+        self.decide(pos, node, after_null)
+    }
+
+    /// [`Searcher::negamax`] without the repetition floor.
+    fn decide(&mut self, pos: &Position, mut node: Node, after_null: bool) -> i32 {
         let ply = node.ply;
         self.pv_len[ply] = ply;
         if ply >= MAX_PLY - 2 {
@@ -400,7 +440,9 @@ impl<'a> Searcher<'a> {
         // Check extension on the principal variation only: with chance nodes below every flip,
         // extending every check multiplies the tree (a Maniac flip that changes owner often
         // checks the mover).
-        if in_check && (node.pv || self.shared.pure) {
+        if in_check
+            && (node.pv || self.shared.pure || self.shared.params.check_extension_everywhere)
+        {
             node.depth += 1;
         }
         if node.depth <= 0 {
@@ -505,7 +547,9 @@ impl<'a> Searcher<'a> {
     ) -> Option<i32> {
         let params = &self.shared.params;
         let (depth, beta) = (node.depth, node.beta);
-        if depth <= PRUNING_DEPTH && static_eval - params.reverse_futility_margin * depth >= beta {
+        if depth <= params.pruning_depth
+            && static_eval - params.reverse_futility_margin * depth >= beta
+        {
             return Some(static_eval);
         }
         if depth < NULL_MOVE_DEPTH
@@ -516,7 +560,10 @@ impl<'a> Searcher<'a> {
         {
             return None;
         }
-        let r = params.null_move_reduction + depth / params.null_move_depth_divisor;
+        let mut r = params.null_move_reduction + depth / params.null_move_depth_divisor;
+        if params.null_move_eval_divisor > 0 {
+            r += ((static_eval - beta) / params.null_move_eval_divisor).min(NULL_MOVE_EVAL_PLIES);
+        }
         let mut n = *pos;
         n.play_null();
         self.path.push(Visit {
@@ -609,8 +656,11 @@ impl<'a> Searcher<'a> {
             return false;
         }
         let params = &self.shared.params;
-        let late = depth <= PRUNING_DEPTH
-            && i as i32 >= params.late_move_base + params.late_move_per_depth * depth;
+        let late = depth <= params.pruning_depth
+            && i as i32
+                >= params.late_move_base
+                    + params.late_move_per_depth * depth
+                    + params.late_move_per_depth_squared * depth * depth;
         // Futility: a move that takes nothing cannot lift a hopeless static evaluation (a flip
         // only turns the expected identity into a real one).
         let futile = depth <= FUTILITY_DEPTH
@@ -645,13 +695,24 @@ impl<'a> Searcher<'a> {
             return self.child(pos, mv, window(depth - 1, alpha, beta, pv));
         }
         let mut r = 0;
-        if depth >= LMR_DEPTH && i >= LMR_MOVES && !at.in_check && !self.shared.pure && !capture {
+        let params = &self.shared.params;
+        let first_reduced = if pv {
+            LMR_MOVES
+        } else {
+            params.lmr_first_move as usize
+        };
+        if depth >= LMR_DEPTH && i >= first_reduced && !at.in_check && !self.shared.pure && !capture
+        {
             r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
             if pv {
                 r -= 1;
             }
             if pos.is_flip(mv) {
                 r -= 1;
+            } else if params.lmr_history_divisor > 0 {
+                // Quiet moves that often cut elsewhere are reduced less, failures more.
+                r -= self.history[Self::history_index(pos.side_to_move(), mv)]
+                    / params.lmr_history_divisor;
             }
             r = r.clamp(0, depth - 2);
         }

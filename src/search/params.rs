@@ -161,25 +161,47 @@ search_params! {
     probe: bool = jieqi 1, other 0, range 0..=1;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     draw_scaling: bool = jieqi 0, other 1, range 0..=1;
+    /// Jieqi, which has no repetition rule: a position that occurred before (since the last
+    /// capture or flip, in the game or the search) is worth at least a draw to the side to move,
+    /// which can go round the cycle again until the no-capture draw (off: searched like any
+    /// other position). Without effect in the other variants, whose repetition rule decides.
+    repetition_floor: bool = jieqi 1, other 1, range 0..=1;
     /// Futility pruning near the leaves (depth 1 and 2): a move that takes nothing is skipped
     /// when the static evaluation plus this margin per ply of depth does not reach alpha.
     futility_margin: i32 = jieqi 160, other 160, range 0..=2000;
-    /// Reverse futility pruning (depth 1 to 3): a node off the PV whose static evaluation minus
-    /// this margin per ply of depth still reaches beta returns the evaluation.
+    /// Reverse futility and late move pruning apply up to this depth.
+    pruning_depth: i32 = jieqi 3, other 3, range 0..=20;
+    /// Reverse futility pruning (up to `pruning_depth`): a node off the PV whose static
+    /// evaluation minus this margin per ply of depth still reaches beta returns the evaluation.
     reverse_futility_margin: i32 = jieqi 110, other 110, range 0..=2000;
-    /// Late move pruning (depth 1 to 3): moves that take nothing are skipped after this many
-    /// moves plus `late_move_per_depth` per ply of depth.
+    /// Late move pruning (up to `pruning_depth`): moves that take nothing are skipped after
+    /// this many moves plus `late_move_per_depth` per ply of depth plus
+    /// `late_move_per_depth_squared` per square of the depth.
     late_move_base: i32 = jieqi 6, other 6, range 0..=100;
     /// See `late_move_base`.
     late_move_per_depth: i32 = jieqi 4, other 4, range 0..=100;
+    /// See `late_move_base`.
+    late_move_per_depth_squared: i32 = jieqi 0, other 0, range 0..=100;
     /// Null-move pruning: the null move is searched this many plies shallower, plus one ply per
-    /// `null_move_depth_divisor` plies of depth.
+    /// `null_move_depth_divisor` plies of depth, plus one per `null_move_eval_divisor`
+    /// centipawns the static evaluation stands above beta (at most 3; 0: not at all).
     null_move_reduction: i32 = jieqi 3, other 3, range 1..=10;
     /// See `null_move_reduction`.
     null_move_depth_divisor: i32 = jieqi 5, other 5, range 1..=100;
+    /// See `null_move_reduction`.
+    null_move_eval_divisor: i32 = jieqi 0, other 0, range 0..=10000;
     /// Late move reductions: a late quiet move is reduced by ln(depth) ln(move number) divided
     /// by this many hundredths (rounded).
     lmr_divisor_hundredths: i32 = jieqi 220, other 220, range 50..=1000;
+    /// Late move reductions off the PV start with the move of this index (0-based; on the PV
+    /// always with the fourth).
+    lmr_first_move: i32 = jieqi 3, other 3, range 1..=64;
+    /// Late move reductions: one ply less per this much history credit of a quiet move, one
+    /// more per this much debit (0: history plays no part).
+    lmr_history_divisor: i32 = jieqi 0, other 0, range 0..=100000;
+    /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
+    /// below every flip, extending every check multiplies the tree).
+    check_extension_everywhere: bool = jieqi 0, other 0, range 0..=1;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, other 80, range 0..=1000;
