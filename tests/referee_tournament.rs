@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::jai::Session;
 use common::referee::*;
-use jieqi::core::{Game, GameResult, Move, Piece, Position, Reveal, Variant};
+use jieqi::core::{Game, GameResult, Move, Position, Variant};
 
 fn num(v: &serde_json::Value, key: &str) -> i64 {
     v.get(key)
@@ -238,15 +238,7 @@ fn replay_shown(fen_text: &str, moves: &[String]) -> Game {
         let mv = Move::parse(&text[..4]).unwrap_or_else(|| panic!("move {text}"));
         let pos = *game.position();
         assert!(pos.is_legal(mv), "{text} legal");
-        let mut letters = text[4..].chars().map(|c| Piece::from_char(c).unwrap());
-        let flip = pos
-            .is_flip(mv)
-            .then(|| letters.next().expect("flip letter"));
-        let captured = pos
-            .captures_hidden(mv)
-            .then(|| letters.next().expect("captured letter"));
-        assert!(letters.next().is_none(), "{text}: no extra letters");
-        game.play(mv, Reveal { flip, captured })
+        game.play(mv, shown_reveal(&pos, mv, text))
             .unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     game
