@@ -9,12 +9,11 @@ mod common;
 
 use std::process::Command;
 
+use common::referee::{run_match, scratch, JIEQI};
 use common::Engine;
 use jieqi::core::{fen, DrawReason, Game, GameResult, Move, Position, Reveal, Variant, WinReason};
 use jieqi::search::{Earlier, Engine as SearchEngine, Limits, Options, Report, Root, Score};
 use proptest::prelude::*;
-
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
 
 /// Red checks from a8/a9 for ever; Black's king steps between d9 and d8.
 const PERPETUAL: &str = "3k5/R8/9/9/9/9/9/2r6/1r7/5K3 w - 0 1";
@@ -141,13 +140,11 @@ fn checkmate_on_the_120th_ply_wins_in_every_variant() {
 
 #[test]
 fn the_runner_scores_checkmate_on_the_120th_ply_as_a_win() {
-    let dir = std::env::temp_dir().join(format!("jieqi-exact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("mate-at-120");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, format!("{MATE_AT_120}\n")).unwrap();
     let records = dir.join("records.jsonl");
-    let (code, _, err) = cli(&[
-        "match",
+    let out = run_match(&[
         "--variant",
         "xiangqi",
         "--engine",
@@ -164,7 +161,12 @@ fn the_runner_scores_checkmate_on_the_120th_ply_as_a_win() {
         records.to_str().unwrap(),
         "--quiet",
     ]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&records).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let games: Vec<&str> = text.lines().collect();

@@ -2,26 +2,13 @@
 //! on the rules core from its `initialFen`, move by move, and every `fen` must be the position
 //! the move led to (protocol.md section 17, "Export").
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
-use jieqi::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
+use common::referee::{read_records, run_match, s, scratch, shown_reveal, JIEQI};
+use jieqi::core::{fen, Game, Move, Position, Variant};
 use serde_json::Value as Json;
-
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jieqi-export-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s<'a>(v: &'a Json, key: &str) -> &'a str {
-    v.get(key)
-        .and_then(Json::as_str)
-        .unwrap_or_else(|| panic!("no '{key}'"))
-}
 
 /// Replays an exported game; returns the number of moves with an engine score.
 fn replay(notation: &Json, record: &Json) -> usize {
@@ -50,15 +37,7 @@ fn replay(notation: &Json, record: &Json) -> usize {
         let mv = Move::parse(&data[..4]).unwrap();
         assert_eq!(mv.to_string(), s(r, "move"));
         let pos = *game.position();
-        let mut letters = data[4..].chars().map(|c| Piece::from_char(c).unwrap());
-        let flip = pos
-            .is_flip(mv)
-            .then(|| letters.next().expect("flip letter"));
-        let captured = pos
-            .captures_hidden(mv)
-            .then(|| letters.next().expect("captured letter"));
-        assert!(letters.next().is_none(), "{data}");
-        game.play(mv, Reveal { flip, captured })
+        game.play(mv, shown_reveal(&pos, mv, data))
             .unwrap_or_else(|e| panic!("{data}: {e}"));
         assert_eq!(s(m, "fen"), game.position().fen6(), "after {data}");
         let book = r.get("book").and_then(Json::as_bool).unwrap();
@@ -94,26 +73,27 @@ fn exported_games_replay_on_the_rules_core() {
     let openings = dir.join("openings.txt");
     // Book moves too (a flip and its reply), which carry no engine data.
     std::fs::write(&openings, "b2e2 h9g7\n").unwrap();
-    let out = Command::new(JIEQI)
-        .args([
-            "match", "--engine", JIEQI, "--engine", JIEQI, "--games", "2",
-        ])
-        .args(["--nodes", "800", "--quiet", "--openings"])
-        .arg(&openings)
-        .arg("--out")
-        .arg(&records)
-        .output()
-        .unwrap();
+    let out = run_match(&[
+        "--engine",
+        JIEQI,
+        "--engine",
+        JIEQI,
+        "--games",
+        "2",
+        "--nodes",
+        "800",
+        "--quiet",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        records.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let recs: Vec<Json> = std::fs::read_to_string(&records)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Json>(l).unwrap())
-        .collect();
+    let recs = read_records(&records);
     assert_eq!(recs.len(), 2);
     let mut scored = 0;
     for r in &recs {

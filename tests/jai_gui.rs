@@ -4,103 +4,23 @@
 //! `startmatch`; the lines JieqiBox reads (`info game`, `info engine`, `info fen`, the engines'
 //! `info depth` lines, `info move`, `info result`, `info wld W-L-D`, the summary) are checked.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+mod common;
 
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
+use common::jai::Session;
+use common::referee::{scratch, JIEQI};
 
-/// A fresh folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jieqi-jai-gui-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `jieqi` without arguments, its output read on a thread.
-struct Gui {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Gui {
-    fn start(dir: &PathBuf) -> Gui {
-        let mut child = Command::new(JIEQI)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Gui {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, what: &str, secs: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.seen.push(l.clone());
-                    let end = done(&l);
-                    got.push(l);
-                    if end {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("no '{what}' within {secs} s; got {got:?}"),
-            }
-        }
-    }
-
-    /// The handshake as JieqiBox does it: `jai`, `jaiok` (JieqiBox gives up after 5 s), then
-    /// `isready`. Returns the `option` lines.
-    fn handshake(&mut self) -> Vec<String> {
-        self.send("jai");
-        let hello = self.until("jaiok", 5, |l| l == "jaiok");
-        assert!(hello.iter().any(|l| l.starts_with("id name ")), "{hello:?}");
-        self.send("isready");
-        self.until("readyok", 10, |l| l == "readyok");
-        hello
-            .into_iter()
-            .filter(|l| l.starts_with("option name "))
-            .collect()
-    }
-}
-
-impl Drop for Gui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The handshake as JieqiBox does it: `jai`, `jaiok` (JieqiBox gives up after 5 s), then
+/// `isready`. Returns the `option` lines.
+fn handshake(gui: &mut Session) -> Vec<String> {
+    gui.send("jai");
+    let hello = gui.until("jaiok", 5, |l| l == "jaiok");
+    assert!(hello.iter().any(|l| l.starts_with("id name ")), "{hello:?}");
+    gui.send("isready");
+    gui.until("readyok", 10, |l| l == "readyok");
+    hello
+        .into_iter()
+        .filter(|l| l.starts_with("option name "))
+        .collect()
 }
 
 /// An option line as JieqiBox reads it: the name (up to ` type `) and the default (the first
@@ -118,8 +38,8 @@ fn name_and_default(line: &str) -> (String, String) {
 #[test]
 fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
     let dir = scratch("match");
-    let mut gui = Gui::start(&dir);
-    let options = gui.handshake();
+    let mut gui = Session::start(&[], Some(&dir));
+    let options = handshake(&mut gui);
     // Saved settings: what the user changed; every other option keeps the default JieqiBox
     // stored, which for empty strings is `<empty>`.
     let user = [
@@ -235,18 +155,14 @@ fn jieqibox_runs_a_two_game_match_through_plain_jieqi() {
     assert!(files.is_empty(), "nothing written: {files:?}");
 
     gui.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while gui.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "quit ends the process");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    gui.expect_exit();
 }
 
 #[test]
 fn a_match_that_cannot_start_says_matchend_error() {
     let dir = scratch("cannot");
-    let mut gui = Gui::start(&dir);
-    gui.handshake();
+    let mut gui = Session::start(&[], Some(&dir));
+    handshake(&mut gui);
     gui.send("startmatch");
     let lines = gui.until("matchend", 10, |l| l.starts_with("info matchend"));
     assert_eq!(lines.len(), 2, "{lines:?}");
@@ -287,7 +203,7 @@ fn a_match_that_cannot_start_says_matchend_error() {
 #[test]
 fn plain_jieqi_stays_a_uci_engine_when_the_first_command_is_not_jai() {
     let dir = scratch("uci");
-    let mut gui = Gui::start(&dir);
+    let mut gui = Session::start(&[], Some(&dir));
     gui.send("");
     gui.send("uci");
     let lines = gui.until("uciok", 10, |l| l == "uciok");

@@ -4,13 +4,12 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::jai::Session;
 use common::referee::*;
-use jieqi::core::{Game, GameResult, Move, Piece, Position, Reveal, Variant};
+use jieqi::core::{Game, GameResult, Move, Position, Variant};
 
 fn num(v: &serde_json::Value, key: &str) -> i64 {
     v.get(key)
@@ -229,75 +228,6 @@ fn ctrl_c_ends_the_match_with_a_summary_and_whole_records() {
     );
 }
 
-/// A `jieqi jai` process with its output read on a thread.
-struct Jai {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Jai {
-    fn start() -> Jai {
-        let mut child = Command::new(JIEQI)
-            .arg("jai")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Jai {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, what: &str, secs: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.seen.push(l.clone());
-                    let end = done(&l);
-                    got.push(l);
-                    if end {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("no '{what}' within {secs} s; got {got:?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Jai {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Replays a game shown by JAI lines (`info fen`, then `info move` with full suffixes) on the
 /// rules core; returns the game.
 fn replay_shown(fen_text: &str, moves: &[String]) -> Game {
@@ -308,15 +238,7 @@ fn replay_shown(fen_text: &str, moves: &[String]) -> Game {
         let mv = Move::parse(&text[..4]).unwrap_or_else(|| panic!("move {text}"));
         let pos = *game.position();
         assert!(pos.is_legal(mv), "{text} legal");
-        let mut letters = text[4..].chars().map(|c| Piece::from_char(c).unwrap());
-        let flip = pos
-            .is_flip(mv)
-            .then(|| letters.next().expect("flip letter"));
-        let captured = pos
-            .captures_hidden(mv)
-            .then(|| letters.next().expect("captured letter"));
-        assert!(letters.next().is_none(), "{text}: no extra letters");
-        game.play(mv, Reveal { flip, captured })
+        game.play(mv, shown_reveal(&pos, mv, text))
             .unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     game
@@ -326,7 +248,7 @@ fn replay_shown(fen_text: &str, moves: &[String]) -> Game {
 fn jai_plays_a_match_and_shows_every_move() {
     let dir = scratch("jai");
     let out = dir.join("jai.jsonl");
-    let mut jai = Jai::start();
+    let mut jai = Session::start(&["jai"], None);
     jai.send("jai");
     let hello = jai.until("jaiok", 10, |l| l == "jaiok");
     for name in [
@@ -449,16 +371,12 @@ fn jai_plays_a_match_and_shows_every_move() {
     let wld = all.iter().rfind(|l| l.starts_with("info wld ")).unwrap();
     assert_eq!(wld, &format!("info wld {w}-{l}-{d}"));
     jai.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while jai.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "quit ends the process");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    jai.expect_exit();
 }
 
 #[test]
 fn jai_stopmatch_ends_a_match_at_once() {
-    let mut jai = Jai::start();
+    let mut jai = Session::start(&["jai"], None);
     jai.send("jai");
     jai.until("jaiok", 10, |l| l == "jaiok");
     jai.send("startmatch");

@@ -3,19 +3,13 @@
 //! (protocol.md section 17, "Shares"). Engines play fixed node budgets, so games are the same
 //! whichever process plays them.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
+use common::referee::{read_records, scratch, JIEQI};
 use serde_json::Value as Json;
-
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jieqi-shard-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn run(args: &[String]) -> Output {
     let out = Command::new(JIEQI).args(args).output().unwrap();
@@ -25,14 +19,6 @@ fn run(args: &[String]) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-fn records(path: &Path) -> Vec<Json> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Json>(l).unwrap())
-        .collect()
 }
 
 /// A record without what depends on the run (times, the share that played it).
@@ -72,7 +58,7 @@ fn whole_and_shards(test: &str, args: &[String], games: usize) {
             name.clone(),
         ]);
         run(&a);
-        let recs = records(Path::new(&name));
+        let recs = read_records(Path::new(&name));
         // Share i plays the scheduled pairs k with k mod 3 = i-1: games 2k+1 and 2k+2.
         for r in &recs {
             let k = (game_no(r) - 1) / 2;
@@ -81,7 +67,7 @@ fn whole_and_shards(test: &str, args: &[String], games: usize) {
         shard_games.extend(recs);
         shard_files.push(name);
     }
-    let mut whole_games = records(Path::new(&file("whole.jsonl")));
+    let mut whole_games = read_records(Path::new(&file("whole.jsonl")));
     assert_eq!(whole_games.len(), games);
     assert_eq!(shard_games.len(), games);
     whole_games.sort_by_key(game_no);

@@ -3,79 +3,34 @@
 //! `bestmove (none)`, WDL is shown by default, and `FlipOdds` reports what each identity of a
 //! flip would be worth.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+mod common;
 
-const JIEQI: &str = env!("CARGO_BIN_EXE_jieqi");
+use std::process::Command;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+use common::jai::Session;
+use common::referee::JIEQI;
+
+/// `jieqi uci`, read line by line.
+struct Engine(Session);
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(JIEQI)
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine(Session::start(&["uci"], None))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        self.0.send(line);
     }
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut got = Vec::new();
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(60)) {
-                Ok(l) => {
-                    let end = l.starts_with(prefix);
-                    got.push(l);
-                    if end {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within 60 s; got {got:?}"),
-            }
-        }
+        self.0.until(prefix, 60, |l| l.starts_with(prefix))
     }
 
     /// Sends `isready` and waits for `readyok`, so that every earlier command was handled.
     fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         self.until("readyok")
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

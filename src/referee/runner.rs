@@ -259,10 +259,7 @@ pub fn sprt_text(t: &Sprt) -> String {
         t.elo1,
         t.alpha,
         t.beta,
-        match t.model {
-            stats::EloModel::Logistic => "logistic",
-            stats::EloModel::Normalized => "normalized",
-        },
+        t.model.name(),
         t.min_pairs
     )
 }
@@ -462,10 +459,7 @@ impl MatchSummary {
                 t.elo1,
                 t.alpha,
                 t.beta,
-                match t.model {
-                    stats::EloModel::Logistic => "logistic",
-                    stats::EloModel::Normalized => "normalized",
-                }
+                t.model.name()
             ));
         }
         let reasons: Vec<String> = self

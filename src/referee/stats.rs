@@ -146,6 +146,16 @@ pub enum EloModel {
     Normalized,
 }
 
+impl EloModel {
+    /// The name `--sprt model=` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        }
+    }
+}
+
 /// A sequential probability ratio test between two Elo hypotheses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {

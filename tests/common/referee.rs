@@ -183,6 +183,21 @@ pub fn expected_view(
     t
 }
 
+/// The identities that a shown move's letters after its four squares give on `pos` (JAI's
+/// `info move` and JieqiBox's notation): the flip letter when the move flips, then the captured
+/// letter when it takes a hidden piece, and no other letters.
+pub fn shown_reveal(pos: &Position, mv: Move, text: &str) -> Reveal {
+    let mut letters = text[4..].chars().map(|c| Piece::from_char(c).unwrap());
+    let flip = pos
+        .is_flip(mv)
+        .then(|| letters.next().expect("flip letter"));
+    let captured = pos
+        .captures_hidden(mv)
+        .then(|| letters.next().expect("captured letter"));
+    assert!(letters.next().is_none(), "{text}: no extra letters");
+    Reveal { flip, captured }
+}
+
 /// Replays a record on the rules core and checks everything it says. Returns the true game.
 pub fn check_record(r: &Json, variant: Variant) -> Game {
     assert_eq!(s(r, "variant"), variant.name());
