@@ -73,7 +73,10 @@ fn uci_handshake_lists_every_option() {
     assert!(e.sync().is_empty());
     // Nothing protocol-like on stderr.
     e.send("quit");
-    assert!(e.wait_exit(Duration::from_secs(5)).is_some());
+    assert!(
+        e.wait_exit(Duration::from_secs(60)).is_some(),
+        "the engine hangs after quit"
+    );
     let err = e.stderr_text();
     for word in ["bestmove", "readyok", "uciok", "info "] {
         assert!(!err.contains(word), "stderr: {err}");
@@ -196,7 +199,10 @@ fn end_of_input_lets_a_limited_search_finish_and_stops_an_infinite_one() {
         1,
         "{rest:?}"
     );
-    assert!(e.wait_exit(Duration::from_secs(5)).is_some());
+    assert!(
+        e.wait_exit(Duration::from_secs(60)).is_some(),
+        "the engine hangs after quit"
+    );
 
     let mut e = Engine::start();
     e.send("go infinite");

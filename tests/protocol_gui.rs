@@ -430,5 +430,8 @@ fn mistboard_block_with_closed_input_and_unexpected_lines() {
     e.close_input();
     check_mistboard_reply(&mut e, &block);
     assert!(e.rest().is_empty());
-    assert!(e.wait_exit(Duration::from_secs(5)).is_some());
+    assert!(
+        e.wait_exit(Duration::from_secs(60)).is_some(),
+        "the engine hangs after quit"
+    );
 }
