@@ -249,29 +249,28 @@ impl<'a> Searcher<'a> {
         None
     }
 
+    /// Distances back along the path to the earlier occurrences of `pos` (on top of the path)
+    /// since the last irreversible move, with the same side to move, nearest first. No cycle
+    /// passes through a null move.
+    fn earlier_occurrences<'s>(&'s self, pos: &Position) -> impl Iterator<Item = usize> + 's {
+        let n = self.path.len();
+        let back = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let h = pos.hash();
+        (1..=back)
+            .take_while(move |&i| !self.path[n - i].null)
+            .filter(move |&i| {
+                let earlier = self.path[n - 1 - i];
+                i % 2 == 0 && !earlier.null && earlier.hash == h
+            })
+    }
+
     fn repetition_value(&self, pos: &Position, ply: usize) -> Option<i32> {
         let n = self.path.len();
-        let back = (pos.halfmove_clock() as usize).min(n - 1);
-        let h = pos.hash();
-        // Distances back to the earlier occurrences, nearest first (at most two are needed).
-        let mut found = [0usize; 2];
-        let mut count = 0;
-        for i in 1..=back {
-            if self.path[n - i].null {
-                break;
-            }
-            let earlier = self.path[n - 1 - i];
-            if i % 2 == 0 && !earlier.null && earlier.hash == h {
-                found[count] = i;
-                count += 1;
-                if count == 2 {
-                    break;
-                }
-            }
-        }
-        let cycle = match count {
-            2 => found[1],
-            1 if found[0] < ply => found[0],
+        // The two nearest earlier occurrences are all the rule needs.
+        let mut found = self.earlier_occurrences(pos);
+        let cycle = match (found.next(), found.next()) {
+            (Some(_), Some(second)) => second,
+            (Some(first), None) if first < ply => first,
             _ => return None,
         };
         // The cycle's plies lead to the positions path[n - cycle..n]; the last one was made by
@@ -383,19 +382,7 @@ impl<'a> Searcher<'a> {
     /// Whether `pos` (on top of the path) occurred before since the last irreversible move, in
     /// the game or on the searched line, with the same side to move.
     fn occurred_before(&self, pos: &Position) -> bool {
-        let n = self.path.len();
-        let back = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
-        let h = pos.hash();
-        for i in 1..=back {
-            if self.path[n - i].null {
-                return false;
-            }
-            let earlier = self.path[n - 1 - i];
-            if i % 2 == 0 && !earlier.null && earlier.hash == h {
-                return true;
-            }
-        }
-        false
+        self.earlier_occurrences(pos).next().is_some()
     }
 
     /// Alpha-beta at a decision node. `pos` is on top of `self.path`; `after_null` when the
