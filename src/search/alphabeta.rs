@@ -143,6 +143,8 @@ pub struct Searcher<'a> {
     /// Whether this thread reads the clock (only the main thread does).
     pub main: bool,
     pub stopped: bool,
+    /// Flips on the line from the root to the node being searched.
+    pub(crate) flips: u32,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// The game's positions before the root and the path from the root, current last.
@@ -162,6 +164,7 @@ impl<'a> Searcher<'a> {
             root_side: None,
             main,
             stopped: false,
+            flips: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
             path: Vec::with_capacity(512),
@@ -695,7 +698,7 @@ impl<'a> Searcher<'a> {
                 r -= 1;
             }
             if pos.is_flip(mv) {
-                r -= 1;
+                r -= params.lmr_flip_less;
             } else if params.lmr_history_divisor > 0 {
                 // Quiet moves that often cut elsewhere are reduced less, failures more.
                 r -= self.history[Self::history_index(pos.side_to_move(), mv)]

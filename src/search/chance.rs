@@ -266,14 +266,54 @@ impl<'a> Searcher<'a> {
     /// depth left for the outcome).
     fn outcome_value(&mut self, flip: &Flip, piece: Option<Piece>, node: Node) -> i32 {
         let c = outcome_position(flip.pos, flip.mv, piece, flip.learning);
+        let flipped = !flip.learning as u32;
         self.path.push(super::alphabeta::Visit::new(c.hash()));
+        self.flips += flipped;
         let v = -self.negamax(&c, node.child(), false);
+        self.flips -= flipped;
         self.path.pop();
         v
     }
 
-    /// Probing a chance node off the principal variation: every outcome gets a cheap value (its
-    /// evaluation, or a quiescence value where the piece lands attacked); the outcome whose
+    /// Every outcome's cheap value, from the mover's view, with its share of the weight: its
+    /// evaluation, or a quiescence value where the piece lands attacked (what that costs
+    /// depends on the identity). The quiescence window is the node's widened by `cheap_window`
+    /// (a full one when 0). `None` when the search was stopped.
+    fn cheap_values(
+        &mut self,
+        flip: &Flip,
+        outcomes: &Outcomes,
+        node: Node,
+    ) -> Option<Vec<(Piece, f64, i32)>> {
+        let (pos, mv) = (flip.pos, flip.mv);
+        let total = outcomes.total_weight() as f64;
+        let margin = self.shared.params.cheap_window;
+        let (qa, qb) = if margin > 0 {
+            (
+                node.alpha.saturating_sub(margin).max(-INF),
+                node.beta.saturating_add(margin).min(INF),
+            )
+        } else {
+            (-INF, INF)
+        };
+        let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
+        for (piece, w) in outcomes.iter() {
+            let c = outcome_position(pos, mv, Some(piece), flip.learning);
+            let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
+                -self.qsearch(&c, -qb, -qa, node.ply + 1, 0)
+            } else {
+                -self.shared.evaluate(&c)
+            };
+            if self.stopped {
+                return None;
+            }
+            q.push((piece, w as f64 / total, v));
+        }
+        Some(q)
+    }
+
+    /// Probing a chance node off the principal variation: every outcome gets a cheap value
+    /// ([`Searcher::cheap_values`]); the outcome whose
     /// value is closest to their weighted mean (in the averaging unit) is searched to full
     /// depth, and the node's value is that result shifted by the mean's distance from the
     /// representative's cheap value. One deep search instead of one per
@@ -281,23 +321,9 @@ impl<'a> Searcher<'a> {
     /// in `pure` searches). `None` when the deep result is a mate: the caller then expands every
     /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
-        let (pos, mv) = (flip.pos, flip.mv);
-        let total = outcomes.total_weight() as f64;
-        let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
-        for (piece, w) in outcomes.iter() {
-            let c = outcome_position(pos, mv, Some(piece), flip.learning);
-            // A piece that lands where the opponent attacks it may be taken at once, and what
-            // that costs depends on the identity: a quiescence value then, else the evaluation.
-            let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
-            } else {
-                -self.shared.evaluate(&c)
-            };
-            if self.stopped {
-                return Some(0);
-            }
-            q.push((piece, w as f64 / total, v));
-        }
+        let Some(q) = self.cheap_values(flip, outcomes, node) else {
+            return Some(0);
+        };
         let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
         let mean = score_of(mean_u);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
@@ -323,6 +349,17 @@ impl<'a> Searcher<'a> {
         Some((v + offset).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
+    /// The value of a chance node searched no deeper: the weighted mean of the outcomes'
+    /// cheap values (a mate only when every outcome is one).
+    fn cheap_mean(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> i32 {
+        let Some(q) = self.cheap_values(flip, outcomes, node) else {
+            return 0;
+        };
+        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
+        let vals: Vec<i32> = q.iter().map(|&(_, _, v)| v).collect();
+        expected_value(&vals, mean_u)
+    }
+
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
     /// identity the mover learns); `node` is the mover's, with the depth left for the outcomes.
     /// Returns a value, or a bound outside the window on a cut.
@@ -341,6 +378,10 @@ impl<'a> Searcher<'a> {
             return self.outcome_value(&flip, piece, node);
         }
         let Node { alpha, beta, .. } = node;
+        let limit = self.shared.params.full_depth_flips;
+        if limit > 0 && !self.shared.pure && self.flips >= limit && !learning {
+            return self.cheap_mean(&flip, &outcomes, node);
+        }
         if !node.pv
             && node.depth >= 1
             && !self.shared.pure
@@ -521,6 +562,18 @@ mod tests {
             probe,
             ..SearchParams::for_variant(pos.variant())
         };
+        flip_search(pos, mv, depth, params, 0).0
+    }
+
+    /// The value of the flip `mv` off the PV with `params`, `flips` flips above it, and the
+    /// nodes searched.
+    fn flip_search(
+        pos: &Position,
+        mv: Move,
+        depth: i32,
+        params: SearchParams,
+        flips: u32,
+    ) -> (i32, u64) {
         let shared = Shared::new(
             Arc::new(Tt::new(2)),
             Arc::new(AtomicBool::new(false)),
@@ -531,8 +584,49 @@ mod tests {
         let mut s = Searcher::new(&shared, false);
         s.set_path(&[], pos);
         s.root_side = Some(pos.side_to_move());
+        s.flips = flips;
         let w = EVAL_LIMIT - 1;
-        s.chance(pos, mv, Node::root(depth, -w, w, false))
+        let v = s.chance(pos, mv, Node::root(depth, -w, w, false));
+        (v, s.nodes)
+    }
+
+    /// Past `full_depth_flips` flips on the line, a flip is not searched deeper: its value and
+    /// the nodes spent on it are the same at every depth. Above the limit the depth counts
+    /// (83 of the 89 flips here cost more at depth 3 than at depth 1; pruning cuts the others).
+    #[test]
+    fn flips_past_the_limit_are_valued_without_searching_deeper() {
+        let params = SearchParams {
+            full_depth_flips: 2,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let (mut checked, mut deeper_costs_more) = (0, 0);
+        for pos in positions() {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
+                if pos.flip_outcomes(mv.from()).len() <= 1 {
+                    continue;
+                }
+                let shallow = flip_search(&pos, mv, 1, params, 2);
+                let deep = flip_search(&pos, mv, 4, params, 2);
+                assert_eq!(shallow, deep, "{} {mv}", pos.fen());
+                assert!(!is_mate_score(deep.0));
+                checked += 1;
+                let above = (
+                    flip_search(&pos, mv, 1, params, 1).1,
+                    flip_search(&pos, mv, 3, params, 1).1,
+                );
+                if above.1 > above.0 {
+                    deeper_costs_more += 1;
+                }
+            }
+        }
+        assert!(checked >= 20, "{checked} flips");
+        // Above the limit a deeper search costs more (except where pruning cuts it short).
+        assert!(
+            deeper_costs_more * 10 >= checked * 8,
+            "{deeper_costs_more} of {checked}"
+        );
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

@@ -651,8 +651,8 @@ fn king_safety_counts(pos: &Position, color: Color, occ: Bitboard) -> [i32; 6] {
     // Horses and pawns near the palace: a horse leap or a pawn step from their point reaches
     // it (either, for both kinds). Only pieces within a leap or a step of it can.
     let [horse_near, pawn_near] = NEAR_PALACE[color.index()];
-    let candidates = (pos.pieces(them, Role::Horse) | pos.pieces(them, Role::Pawn))
-        & (horse_near | pawn_near);
+    let candidates =
+        (pos.pieces(them, Role::Horse) | pos.pieces(them, Role::Pawn)) & (horse_near | pawn_near);
     for sq in enemy & candidates {
         let near = attacks::horse_attacks(sq, occ.0) | attacks::pawn_attacks(them, sq);
         if (near & zone).any() {

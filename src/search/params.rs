@@ -159,6 +159,14 @@ search_params! {
     /// Probing chance nodes off the principal variation: one representative outcome searched to
     /// full depth, the others estimated from their evaluation or quiescence value.
     probe: bool = jieqi 1, other 0, range 0..=1;
+    /// Chance nodes with at least this many flips above them on the searched line are not
+    /// searched deeper: their value is the weighted mean of each identity's evaluation (or
+    /// quiescence value where the piece lands attacked). 0: no limit.
+    full_depth_flips: u32 = jieqi 0, other 0, range 0..=64;
+    /// The quiescence searches that value a flip's identities cheaply (probing, and past
+    /// `full_depth_flips`) use the node's window widened by this many centipawns on each side
+    /// (0: a full window).
+    cheap_window: i32 = jieqi 0, other 0, range 0..=5000;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     draw_scaling: bool = jieqi 0, other 1, range 0..=1;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
@@ -196,6 +204,8 @@ search_params! {
     /// Late move reductions off the PV start with the move of this index (0-based; on the PV
     /// always with the fourth).
     lmr_first_move: i32 = jieqi 3, other 3, range 1..=64;
+    /// Late move reductions: a flip is reduced this many plies less than another quiet move.
+    lmr_flip_less: i32 = jieqi 1, other 1, range 0..=10;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
     lmr_history_divisor: i32 = jieqi 0, other 0, range 0..=100000;
