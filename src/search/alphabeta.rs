@@ -50,6 +50,9 @@ pub struct Node {
     pub beta: i32,
     pub ply: usize,
     pub pv: bool,
+    /// Expected to fail high (the first move of a node off the PV alternates the expectation,
+    /// the later moves searched with a null window are expected to fail high).
+    pub cut: bool,
 }
 
 impl Node {
@@ -61,6 +64,7 @@ impl Node {
             beta,
             ply: 0,
             pv,
+            cut: false,
         }
     }
 
@@ -82,6 +86,9 @@ struct Decision {
     node: Node,
     in_check: bool,
     static_eval: i32,
+    /// The static evaluation is above the one two plies earlier (four when that side was in
+    /// check); true near the root and when neither is known.
+    improving: bool,
 }
 
 #[inline]
@@ -145,6 +152,8 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     /// Flips on the line from the root to the node being searched.
     pub(crate) flips: u32,
+    /// The static evaluation at each ply of the line (`-INF` in check).
+    evals: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// The game's positions before the root and the path from the root, current last.
@@ -165,6 +174,7 @@ impl<'a> Searcher<'a> {
             main,
             stopped: false,
             flips: 0,
+            evals: vec![-INF; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
             path: Vec::with_capacity(512),
@@ -462,6 +472,7 @@ impl<'a> Searcher<'a> {
         } else {
             tt.map_or_else(|| self.shared.evaluate(pos), |e| e.eval)
         };
+        self.evals[ply] = static_eval;
         if !node.pv && !in_check && !is_mate_score(node.beta) && !self.shared.pure {
             if let Some(v) = self.prune_before_moves(pos, node, static_eval, after_null) {
                 return v;
@@ -477,6 +488,7 @@ impl<'a> Searcher<'a> {
             node,
             in_check,
             static_eval,
+            improving: self.improving(ply, static_eval),
         };
         let Some((best, best_move)) = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at)
         else {
@@ -500,6 +512,21 @@ impl<'a> Searcher<'a> {
             },
         );
         best
+    }
+
+    /// Whether the static evaluation `eval` at `ply` is above the one two plies earlier (four
+    /// when the side to move was in check there); true when neither is known or in check, and
+    /// in the first plies (the root has no static evaluation on the line).
+    fn improving(&self, ply: usize, eval: i32) -> bool {
+        if eval == -INF || ply < 3 {
+            return true;
+        }
+        let earlier = if self.evals[ply - 2] != -INF || ply < 5 {
+            self.evals[ply - 2]
+        } else {
+            self.evals[ply - 4]
+        };
+        earlier == -INF || eval > earlier
     }
 
     /// Below the root: a window narrowed to the mate distances possible from this ply that
@@ -567,6 +594,7 @@ impl<'a> Searcher<'a> {
             beta: -beta + 1,
             ply: node.ply + 1,
             pv: false,
+            cut: !node.cut,
         };
         let v = -self.negamax(&n, null, true);
         self.path.pop();
@@ -674,11 +702,13 @@ impl<'a> Searcher<'a> {
         let Node {
             depth, beta, pv, ..
         } = at.node;
+        // A child on the PV expects nothing; off it, the expectation alternates.
         let window = |depth: i32, alpha: i32, beta: i32, pv: bool| Node {
             depth,
             alpha,
             beta,
             pv,
+            cut: !pv && !at.node.cut,
             ..at.node
         };
         if i == 0 {
@@ -696,6 +726,12 @@ impl<'a> Searcher<'a> {
             r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
             if pv {
                 r -= 1;
+            }
+            if at.node.cut {
+                r += params.lmr_cut_node;
+            }
+            if !at.improving {
+                r += params.lmr_not_improving;
             }
             if pos.is_flip(mv) {
                 r -= params.lmr_flip_less;

@@ -491,6 +491,7 @@ impl<'a> Searcher<'a> {
                     beta: wb,
                     ply: node.ply,
                     pv: node.pv && (i == 0 || !pv_first),
+                    cut: node.cut,
                 };
                 let v = self.outcome_value(flip, Some(piece), outcome);
                 if self.stopped {

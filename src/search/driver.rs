@@ -478,6 +478,7 @@ fn search_root(
         beta,
         ply: 0,
         pv,
+        cut: !pv,
     };
     let mut best = -INF;
     #[allow(clippy::needless_range_loop)] // the index decides the window

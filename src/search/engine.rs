@@ -302,6 +302,46 @@ mod tests {
         assert_eq!(last_info(&mut a), weighted);
     }
 
+    /// Nodes of a fixed-depth Xiangqi search from the start with parameter `name` at `value`
+    /// (its default when `None`).
+    fn xiangqi_nodes(name: &str, value: Option<i64>, depth: u32) -> u64 {
+        let mut options = Options {
+            hash_mb: 2,
+            ..Options::default()
+        };
+        if let Some(v) = value {
+            let i = crate::search::params::find(name).unwrap();
+            options.params.set(i, v).unwrap();
+        }
+        let mut engine = Engine::new(options);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let root = Root::new(Position::startpos(Variant::Xiangqi));
+        let reports = engine.search_blocking(root, limits);
+        reports
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Report::Info(i) => Some(i.nodes),
+                _ => None,
+            })
+            .expect("a report")
+    }
+
+    /// The reductions at expected cut nodes and where the evaluation is not improving reach
+    /// the search (they reduce from depth 3, so a depth-6 tree shows them), and their neutral
+    /// defaults search the default tree.
+    #[test]
+    fn reduction_parameters_reach_the_search() {
+        let plain = xiangqi_nodes("lmr_cut_node", None, 6);
+        assert_eq!(xiangqi_nodes("lmr_cut_node", Some(0), 6), plain);
+        for name in ["lmr_cut_node", "lmr_not_improving"] {
+            assert_ne!(xiangqi_nodes(name, Some(2), 6), plain, "{name}");
+        }
+    }
+
     #[test]
     fn resizing_the_table_frees_the_old_one_first() {
         let mut engine = Engine::new(Options {

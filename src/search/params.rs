@@ -204,6 +204,11 @@ search_params! {
     /// Late move reductions off the PV start with the move of this index (0-based; on the PV
     /// always with the fourth).
     lmr_first_move: i32 = jieqi 3, other 3, range 1..=64;
+    /// Late move reductions: this many plies more at a node expected to fail high.
+    lmr_cut_node: i32 = jieqi 0, other 0, range 0..=10;
+    /// Late move reductions: this many plies more where the static evaluation is not above the
+    /// one two plies earlier.
+    lmr_not_improving: i32 = jieqi 0, other 0, range 0..=10;
     /// Late move reductions: a flip is reduced this many plies less than another quiet move.
     lmr_flip_less: i32 = jieqi 1, other 1, range 0..=10;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
