@@ -277,8 +277,7 @@ impl<'a> Searcher<'a> {
 
     /// Every outcome's cheap value, from the mover's view, with its share of the weight: its
     /// evaluation, or a quiescence value where the piece lands attacked (what that costs
-    /// depends on the identity). The quiescence window is the node's widened by `cheap_window`
-    /// (a full one when 0). `None` when the search was stopped.
+    /// depends on the identity), with a full window. `None` when the search was stopped.
     fn cheap_values(
         &mut self,
         flip: &Flip,
@@ -287,20 +286,11 @@ impl<'a> Searcher<'a> {
     ) -> Option<Vec<(Piece, f64, i32)>> {
         let (pos, mv) = (flip.pos, flip.mv);
         let total = outcomes.total_weight() as f64;
-        let margin = self.shared.params.cheap_window;
-        let (qa, qb) = if margin > 0 {
-            (
-                node.alpha.saturating_sub(margin).max(-INF),
-                node.beta.saturating_add(margin).min(INF),
-            )
-        } else {
-            (-INF, INF)
-        };
         let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
             let c = outcome_position(pos, mv, Some(piece), flip.learning);
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -qb, -qa, node.ply + 1, 0)
+                -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
             } else {
                 -self.shared.evaluate(&c)
             };

@@ -163,10 +163,6 @@ search_params! {
     /// searched deeper: their value is the weighted mean of each identity's evaluation (or
     /// quiescence value where the piece lands attacked). 0: no limit.
     full_depth_flips: u32 = jieqi 0, other 0, range 0..=64;
-    /// The quiescence searches that value a flip's identities cheaply (probing, and past
-    /// `full_depth_flips`) use the node's window widened by this many centipawns on each side
-    /// (0: a full window).
-    cheap_window: i32 = jieqi 0, other 0, range 0..=5000;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     draw_scaling: bool = jieqi 0, other 1, range 0..=1;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
