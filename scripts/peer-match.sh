@@ -13,8 +13,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 peer=${1:?usage: scripts/peer-match.sh PEER_BINARY [GAMES] [TC]}
+[[ -f "$peer" && -x "$peer" ]] || { echo "error: $peer is not an executable" >&2; exit 2; }
 peer=$(cd "$(dirname "$peer")" && pwd)/$(basename "$peer")
-[[ -x "$peer" ]] || { echo "error: $peer is not an executable" >&2; exit 2; }
 cd "$root"
 cargo build --release --quiet
 if printf 'uci\nquit\n' | timeout 10 "$peer" 2>/dev/null | grep -q 'option name UCI_Variant'; then
