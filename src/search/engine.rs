@@ -255,13 +255,17 @@ mod tests {
     use super::*;
     use crate::core::{Position, Variant};
 
-    /// Nodes and score of the last report of a depth-2 search from the Jieqi start.
-    fn last_info(engine: &mut Engine) -> (u64, crate::search::Score) {
+    /// Nodes and score of the last report of a search to `depth` from the start of `variant`.
+    fn last_report(
+        engine: &mut Engine,
+        variant: Variant,
+        depth: u32,
+    ) -> (u64, crate::search::Score) {
         let limits = Limits {
-            depth: Some(2),
+            depth: Some(depth),
             ..Limits::default()
         };
-        let root = Root::new(Position::startpos(Variant::Jieqi));
+        let root = Root::new(Position::startpos(variant));
         let reports = engine.search_blocking(root, limits);
         let info = reports
             .iter()
@@ -272,6 +276,11 @@ mod tests {
             })
             .expect("a report");
         (info.nodes, info.score)
+    }
+
+    /// Nodes and score of the last report of a depth-2 search from the Jieqi start.
+    fn last_info(engine: &mut Engine) -> (u64, crate::search::Score) {
+        last_report(engine, Variant::Jieqi, 2)
     }
 
     #[test]
@@ -313,21 +322,7 @@ mod tests {
             let i = crate::search::params::find(name).unwrap();
             options.params.set(i, v).unwrap();
         }
-        let mut engine = Engine::new(options);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let root = Root::new(Position::startpos(Variant::Xiangqi));
-        let reports = engine.search_blocking(root, limits);
-        reports
-            .iter()
-            .rev()
-            .find_map(|r| match r {
-                Report::Info(i) => Some(i.nodes),
-                _ => None,
-            })
-            .expect("a report")
+        last_report(&mut Engine::new(options), Variant::Xiangqi, depth).0
     }
 
     /// The reductions at expected cut nodes and where the evaluation is not improving reach
