@@ -302,6 +302,11 @@ impl<'a> Searcher<'a> {
         Some(q)
     }
 
+    /// The weighted mean expected score of cheap values from [`Searcher::cheap_values`].
+    fn mean_unit(q: &[(Piece, f64, i32)]) -> f64 {
+        q.iter().map(|&(_, f, v)| f * to_unit(v)).sum()
+    }
+
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
     /// ([`Searcher::cheap_values`]); the outcome whose
     /// value is closest to their weighted mean (in the averaging unit) is searched to full
@@ -314,7 +319,7 @@ impl<'a> Searcher<'a> {
         let Some(q) = self.cheap_values(flip, outcomes, node) else {
             return Some(0);
         };
-        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
+        let mean_u = Self::mean_unit(&q);
         let mean = score_of(mean_u);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
             let da = (to_unit(a.2) - mean_u).abs();
@@ -345,7 +350,7 @@ impl<'a> Searcher<'a> {
         let Some(q) = self.cheap_values(flip, outcomes, node) else {
             return 0;
         };
-        let mean_u: f64 = q.iter().map(|&(_, f, v)| f * to_unit(v)).sum();
+        let mean_u = Self::mean_unit(&q);
         let vals: Vec<i32> = q.iter().map(|&(_, _, v)| v).collect();
         expected_value(&vals, mean_u)
     }

@@ -604,18 +604,16 @@ fn mobility(pos: &Position, role: Role, sq: Square, occ: Bitboard, ours: Bitboar
     reach.count() as i32
 }
 
-/// For each colour's palace: the points from which a horse on an empty board (first) or an
-/// enemy pawn (second) reaches it. Pieces elsewhere cannot reach it, whatever blocks them.
-static NEAR_PALACE: Lazy<[[Bitboard; 2]; 2]> = Lazy::new(|| {
+/// For each colour's palace: the points from which a horse on an empty board or an enemy pawn
+/// reaches it. Pieces elsewhere cannot reach it, whatever blocks them.
+static NEAR_PALACE: Lazy<[Bitboard; 2]> = Lazy::new(|| {
     Color::ALL.map(|color| {
         let zone = attacks::PALACE[color.index()];
-        let mut near = [Bitboard::EMPTY; 2];
+        let mut near = Bitboard::EMPTY;
         for sq in Square::all() {
-            if (attacks::horse_attacks(sq, 0) & zone).any() {
-                near[0].set(sq);
-            }
-            if (attacks::pawn_attacks(!color, sq) & zone).any() {
-                near[1].set(sq);
+            let reach = attacks::horse_attacks(sq, 0) | attacks::pawn_attacks(!color, sq);
+            if (reach & zone).any() {
+                near.set(sq);
             }
         }
         near
@@ -650,9 +648,8 @@ fn king_safety_counts(pos: &Position, color: Color, occ: Bitboard) -> [i32; 6] {
     }
     // Horses and pawns near the palace: a horse leap or a pawn step from their point reaches
     // it (either, for both kinds). Only pieces within a leap or a step of it can.
-    let [horse_near, pawn_near] = NEAR_PALACE[color.index()];
     let candidates =
-        (pos.pieces(them, Role::Horse) | pos.pieces(them, Role::Pawn)) & (horse_near | pawn_near);
+        (pos.pieces(them, Role::Horse) | pos.pieces(them, Role::Pawn)) & NEAR_PALACE[color.index()];
     for sq in enemy & candidates {
         let near = attacks::horse_attacks(sq, occ.0) | attacks::pawn_attacks(them, sq);
         if (near & zone).any() {
