@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 
 use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
 
+use super::evalcache::EvalCache;
 use super::shared::Shared;
 use super::tt::{TtBound, TtEntry};
 use super::types::Earlier;
@@ -160,6 +161,7 @@ pub struct Searcher<'a> {
     pub(crate) path: Vec<Visit>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: Vec<usize>,
+    eval_cache: EvalCache,
 }
 
 impl<'a> Searcher<'a> {
@@ -180,6 +182,7 @@ impl<'a> Searcher<'a> {
             path: Vec::with_capacity(512),
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -194,6 +197,13 @@ impl<'a> Searcher<'a> {
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+    }
+
+    /// The static evaluation of `pos` (through this thread's table of evaluations).
+    #[inline]
+    pub(crate) fn evaluate(&mut self, pos: &Position) -> i32 {
+        let shared = self.shared;
+        self.eval_cache.evaluate(shared, pos)
     }
 
     #[inline]
@@ -426,7 +436,7 @@ impl<'a> Searcher<'a> {
         let ply = node.ply;
         self.pv_len[ply] = ply;
         if ply >= MAX_PLY - 2 {
-            return self.shared.evaluate(pos);
+            return self.evaluate(pos);
         }
         let in_check = pos.in_check();
         if ply > 0 {
@@ -470,7 +480,10 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INF
         } else {
-            tt.map_or_else(|| self.shared.evaluate(pos), |e| e.eval)
+            match tt {
+                Some(e) => e.eval,
+                None => self.evaluate(pos),
+            }
         };
         self.evals[ply] = static_eval;
         if !node.pv && !in_check && !is_mate_score(node.beta) && !self.shared.pure {
@@ -792,7 +805,7 @@ impl<'a> Searcher<'a> {
             self.seldepth = ply;
         }
         if ply >= MAX_PLY - 2 {
-            return self.shared.evaluate(pos);
+            return self.evaluate(pos);
         }
         if pos.halfmove_clock() >= pos.variant().no_capture_draw_plies() {
             // An evasion reached the no-capture limit (captures reset the count).
@@ -804,12 +817,12 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.in_check();
         if in_check && qdepth >= QS_EVASION_PLIES {
-            return self.shared.evaluate(pos);
+            return self.evaluate(pos);
         }
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = self.shared.evaluate(pos);
+            stand = self.evaluate(pos);
             if stand >= beta {
                 return stand;
             }

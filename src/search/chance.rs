@@ -292,7 +292,7 @@ impl<'a> Searcher<'a> {
             let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
                 -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
             } else {
-                -self.shared.evaluate(&c)
+                -self.evaluate(&c)
             };
             if self.stopped {
                 return None;

@@ -8,6 +8,7 @@ mod chance;
 mod driver;
 mod engine;
 pub mod eval;
+mod evalcache;
 pub mod odds;
 pub mod params;
 mod shared;
