@@ -13,12 +13,13 @@ use once_cell::sync::Lazy;
 use crate::core::attacks;
 use crate::core::{Bitboard, Color, Occupant, Piece, Position, Role, Square, Variant};
 
-/// The evaluation's weights, in centipawns, by name in index order: the one list of them.
-/// Before the no-capture scaling and the clamp the evaluation is a sum of weight times feature
+/// The evaluation's named terms, in centipawns, by name in index order; the square weights
+/// ([`w::SQUARE`]) follow them (see [`weight_names`] for the whole list). Before the
+/// no-capture scaling and the clamp the evaluation is a sum of weight times feature
 /// ([`features`]), which is what the tuner fits (`jieqi tune`, `docs/strength.md`). Names are
 /// stable: weight files use them. Per-role groups list advisor, elephant, horse, chariot,
 /// cannon, pawn; the index constants of [`w`] are looked up here.
-pub const WEIGHT_NAMES: &[&str] = &[
+const CORE_NAMES: &[&str] = &[
     "value_j_advisor",
     "value_j_elephant",
     "value_j_horse",
@@ -94,11 +95,11 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
-/// The index of a weight in [`WEIGHT_NAMES`] (a compile error if there is none).
+/// The index of a weight in [`CORE_NAMES`] (a compile error if there is none).
 const fn index_of(name: &str) -> usize {
     let mut i = 0;
-    while i < WEIGHT_NAMES.len() {
-        if same(WEIGHT_NAMES[i], name) {
+    while i < CORE_NAMES.len() {
+        if same(CORE_NAMES[i], name) {
             return i;
         }
         i += 1;
@@ -106,7 +107,7 @@ const fn index_of(name: &str) -> usize {
     panic!("no weight of that name")
 }
 
-/// Indices of the weights and weight groups in [`WEIGHT_NAMES`].
+/// Indices of the weights and weight groups in [`weight_names`].
 pub mod w {
     use super::index_of;
 
@@ -158,20 +159,65 @@ pub mod w {
     /// most one piece between, with more; an enemy cannon with exactly one screen, with none or
     /// two, with more; an enemy horse or pawn reaching the palace.
     pub const KS_ROOK_OPEN: usize = index_of("ks_rook_open");
-    pub const COUNT: usize = super::WEIGHT_NAMES.len();
+    /// The named terms; every weight file names each of them.
+    pub const CORE: usize = super::CORE_NAMES.len();
+    /// Square weights: a revealed piece's value on its square, beyond the named square terms,
+    /// per role (king, advisor, elephant, horse, chariot, cannon, pawn; 50 each), per file
+    /// away from the centre (0-4, mirrored) and rank from its own back rank (0-9), at
+    /// `SQUARE + role * 50 + file * 10 + rank`. A weight file may leave them out (0).
+    pub const SQUARE: usize = CORE;
+    pub const SQUARE_PER_ROLE: usize = 50;
+    pub const COUNT: usize = CORE + 7 * SQUARE_PER_ROLE;
 }
 
-/// One value per weight of [`WEIGHT_NAMES`].
+/// The index of the square weight of `role` on `sq` for a piece of `color`.
+#[inline(always)]
+fn square_index(color: Color, role: Role, sq: Square) -> usize {
+    w::SQUARE
+        + role.index() * w::SQUARE_PER_ROLE
+        + off_centre(sq) as usize * 10
+        + advance(color, sq) as usize
+}
+
+/// Every weight name in index order: the named terms, then the square weights
+/// (`sq_<role>_<file from the centre>_<rank from the own back rank>`, e.g. `sq_horse_1_2`).
+static NAMES: Lazy<Vec<&'static str>> = Lazy::new(|| {
+    let mut names: Vec<&'static str> = CORE_NAMES.to_vec();
+    for role in Role::ALL {
+        for file in 0..5 {
+            for rank in 0..10 {
+                let name = format!("sq_{}_{file}_{rank}", role_word(role));
+                names.push(Box::leak(name.into_boxed_str()));
+            }
+        }
+    }
+    names
+});
+
+/// The word for `role` in the square weights' names.
+fn role_word(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Advisor => "advisor",
+        Role::Elephant => "elephant",
+        Role::Horse => "horse",
+        Role::Rook => "chariot",
+        Role::Cannon => "cannon",
+        Role::Pawn => "pawn",
+    }
+}
+
+/// One value per weight of [`weight_names`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights(pub [i32; w::COUNT]);
 
 /// The weight names, in index order.
 pub fn weight_names() -> &'static [&'static str] {
-    WEIGHT_NAMES
+    &NAMES
 }
 
-/// The hand-set weights: the built-in weights of Maniac and Xiangqi, and the values of the
-/// names a weight file leaves out (`docs/weights/handset.txt`).
+/// The hand-set weights: the built-in weights of Maniac, the starting point of the fits, and
+/// the values of the names a weight file leaves out (`docs/weights/handset.txt`).
 pub static HANDSET_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
     read_weights(None, include_str!("../../docs/weights/handset.txt"))
         .expect("the hand-set weights name every weight")
@@ -183,6 +229,17 @@ pub static HANDSET_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
 pub static JIEQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
     read_weights(None, include_str!("../../docs/weights/jieqi-built-in.txt"))
         .expect("the built-in Jieqi weights name every weight")
+});
+
+/// The built-in weights of Xiangqi: the hand-set ones fitted by `jieqi tune` to Xiangqi
+/// self-play games (`docs/weights/xiangqi-built-in.txt`; docs/strength.md, "Evaluation
+/// weights").
+pub static XIANGQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
+    read_weights(
+        None,
+        include_str!("../../docs/weights/xiangqi-built-in.txt"),
+    )
+    .expect("the built-in Xiangqi weights name every weight")
 });
 
 /// Why a weight file was refused (lines are 1-based).
@@ -198,13 +255,14 @@ pub enum WeightsError {
     Missing(&'static str),
 }
 
-/// Reads a weight file: `name value` per line (names of [`WEIGHT_NAMES`]), `#` comments;
+/// Reads a weight file: `name value` per line (names of [`weight_names`]), `#` comments;
 /// missing names keep their hand-set value.
 pub fn parse_weights(text: &str) -> Result<Weights, WeightsError> {
     read_weights(Some(&HANDSET_WEIGHTS), text)
 }
 
-/// Reads a weight file over `base`, or (`None`) one that must name every weight.
+/// Reads a weight file over `base`, or (`None`) one that must name every named term (square
+/// weights it leaves out are 0).
 fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsError> {
     let mut out = base.cloned().unwrap_or(Weights([0; w::COUNT]));
     let mut named = [false; w::COUNT];
@@ -217,7 +275,7 @@ fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsEr
         let (Some(name), Some(value), None) = (it.next(), it.next(), it.next()) else {
             return Err(WeightsError::NotNameValue(i + 1));
         };
-        let idx = WEIGHT_NAMES
+        let idx = weight_names()
             .iter()
             .position(|n| *n == name)
             .ok_or_else(|| WeightsError::UnknownName {
@@ -231,8 +289,8 @@ fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsEr
         named[idx] = true;
     }
     if base.is_none() {
-        if let Some(i) = named.iter().position(|&n| !n) {
-            return Err(WeightsError::Missing(WEIGHT_NAMES[i]));
+        if let Some(i) = named[..w::CORE].iter().position(|&n| !n) {
+            return Err(WeightsError::Missing(CORE_NAMES[i]));
         }
     }
     Ok(out)
@@ -240,7 +298,7 @@ fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsEr
 
 /// Writes weights in the file format of [`parse_weights`].
 pub fn format_weights(weights: &Weights) -> String {
-    WEIGHT_NAMES
+    weight_names()
         .iter()
         .zip(weights.0.iter())
         .map(|(n, v)| format!("{n} {v}\n"))
@@ -249,10 +307,10 @@ pub fn format_weights(weights: &Weights) -> String {
 
 /// The built-in weights of `variant`.
 pub fn built_in_weights(variant: Variant) -> &'static Weights {
-    if variant == Variant::Jieqi {
-        &JIEQI_WEIGHTS
-    } else {
-        &HANDSET_WEIGHTS
+    match variant {
+        Variant::Jieqi => &JIEQI_WEIGHTS,
+        Variant::Maniac => &HANDSET_WEIGHTS,
+        Variant::Xiangqi => &XIANGQI_WEIGHTS,
     }
 }
 
@@ -313,12 +371,13 @@ fn off_centre(sq: Square) -> i32 {
     (sq.file().index() as i32 - 4).abs()
 }
 
-/// The square features of a revealed piece of `p.color` on `sq`: at most four (weight, amount).
+/// The square features of a revealed piece of `p.color` on `sq`: at most five (weight, amount),
+/// the last its square weight.
 fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> {
     let adv = advance(p.color, sq);
     let oc = off_centre(sq);
     let xiangqi = variant == Variant::Xiangqi;
-    let mut f = Vec::with_capacity(4);
+    let mut f = Vec::with_capacity(5);
     match p.role {
         Role::Pawn => {
             if adv >= 5 {
@@ -391,6 +450,7 @@ fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> 
         }
     }
     f.retain(|&(_, v)| v != 0);
+    f.push((square_index(p.color, p.role, sq), 1));
     f
 }
 
@@ -807,9 +867,18 @@ mod tests {
     #[test]
     fn weight_files_round_trip_and_refuse_bad_lines() {
         let mut seen = std::collections::HashSet::new();
-        assert!(WEIGHT_NAMES.iter().all(|n| seen.insert(*n)), "unique names");
-        assert_eq!((w::VALUE_X, w::TEMPO, w::COUNT), (6, 50, 57));
-        assert_eq!(WEIGHT_NAMES[w::KS_ROOK_OPEN + 5], "ks_near");
+        assert!(
+            weight_names().iter().all(|n| seen.insert(*n)),
+            "unique names"
+        );
+        assert_eq!((w::VALUE_X, w::TEMPO, w::CORE, w::COUNT), (6, 50, 57, 407));
+        // Square weights: mirrored files, ranks from the piece's own side.
+        let (b2, h7) = (Square::parse("b2").unwrap(), Square::parse("h7").unwrap());
+        let i = square_index(Color::Red, Role::Cannon, b2);
+        assert_eq!(weight_names()[i], "sq_cannon_3_2");
+        assert_eq!(square_index(Color::Black, Role::Cannon, h7), i);
+        assert_eq!(weight_names()[w::COUNT - 1], "sq_pawn_4_9");
+        assert_eq!(weight_names()[w::KS_ROOK_OPEN + 5], "ks_near");
         let text = format_weights(&JIEQI_WEIGHTS);
         assert_eq!(parse_weights(&text).unwrap(), *JIEQI_WEIGHTS);
         let w2 = parse_weights("# tuned\ntempo 20\nvalue_j_pawn 150 # comment\n").unwrap();
@@ -841,7 +910,45 @@ mod tests {
         assert_ne!(first, *JIEQI_WEIGHTS);
         assert_ne!(*HANDSET_WEIGHTS, *JIEQI_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Maniac), &*HANDSET_WEIGHTS);
-        assert_eq!(built_in_weights(Variant::Xiangqi), &*HANDSET_WEIGHTS);
+        assert_eq!(built_in_weights(Variant::Xiangqi), &*XIANGQI_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Jieqi), &*JIEQI_WEIGHTS);
+    }
+
+    /// The Xiangqi fit moved only weights that the Xiangqi evaluation reads (the others have no
+    /// gradient in Xiangqi positions and keep their hand-set values), and it moved them.
+    #[test]
+    fn the_xiangqi_fit_moves_only_xiangqi_weights() {
+        let jieqi_only = |i: usize| {
+            (w::VALUE_J..w::VALUE_J + 6).contains(&i)
+                || (w::HIDDEN_VALUE..w::HIDDEN_ROLE + 6).contains(&i)
+                || [w::PAWN_CROSSED_J, w::ADVISOR_HOME, w::ELEPHANT_HOME].contains(&i)
+        };
+        let moved: Vec<usize> = (0..w::COUNT)
+            .filter(|&i| XIANGQI_WEIGHTS.0[i] != HANDSET_WEIGHTS.0[i])
+            .collect();
+        assert!(moved.len() >= 10, "{moved:?}");
+        for i in moved {
+            assert!(!jieqi_only(i), "{} moved", weight_names()[i]);
+        }
+        // Changing a Jieqi-only weight leaves every Xiangqi evaluation as it was.
+        let mut other = XIANGQI_WEIGHTS.clone();
+        for i in (0..w::COUNT).filter(|&i| jieqi_only(i)) {
+            other.0[i] += 37;
+        }
+        let (a, b) = (
+            Evaluator::new(Some(&XIANGQI_WEIGHTS)),
+            Evaluator::new(Some(&other)),
+        );
+        let mut pos = Position::startpos(Variant::Xiangqi);
+        let mut list = crate::core::MoveList::new();
+        for ply in 0..60 {
+            assert_eq!(a.evaluate(&pos, true), b.evaluate(&pos, true), "ply {ply}");
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let mv = list.as_slice()[(ply * 7) % list.len()];
+            pos.play_unchecked(mv, None);
+        }
     }
 }
