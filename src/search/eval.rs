@@ -232,8 +232,8 @@ pub static JIEQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
 });
 
 /// The built-in weights of Xiangqi: the hand-set ones fitted by `jieqi tune` to Xiangqi
-/// self-play games (`docs/weights/xiangqi-built-in.txt`; docs/strength.md, "Evaluation
-/// weights").
+/// self-play games in two rounds, the second with the square weights
+/// (`docs/weights/xiangqi-built-in.txt`; docs/strength.md, "Evaluation weights").
 pub static XIANGQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
     read_weights(
         None,
@@ -909,6 +909,12 @@ mod tests {
         let first = read(include_str!("../../docs/weights/jieqi-tuned-1.txt"));
         assert_ne!(first, *JIEQI_WEIGHTS);
         assert_ne!(*HANDSET_WEIGHTS, *JIEQI_WEIGHTS);
+        // The first Xiangqi fit is kept for comparison matches too; the second gave the square
+        // weights values.
+        let xiangqi_1 = read(include_str!("../../docs/weights/xiangqi-fit-1.txt"));
+        assert_ne!(xiangqi_1, *XIANGQI_WEIGHTS);
+        assert!(xiangqi_1.0[w::SQUARE..].iter().all(|&v| v == 0));
+        assert!(XIANGQI_WEIGHTS.0[w::SQUARE..].iter().any(|&v| v != 0));
         assert_eq!(built_in_weights(Variant::Maniac), &*HANDSET_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Xiangqi), &*XIANGQI_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Jieqi), &*JIEQI_WEIGHTS);
