@@ -73,12 +73,37 @@ pub fn faulty(name: &str, proxy_args: &str, extra: &str) -> String {
     )
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch(test: &str) -> PathBuf {
+/// A fresh scratch directory for one test, removed with its files when the test passes (a
+/// failing test leaves it for inspection).
+pub fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("jieqi-referee-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's scratch directory (see [`scratch`]); derefs to its path.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// How long a `jieqi match` of a test may run before it counts as hung. A hang guard only: the
