@@ -633,13 +633,25 @@ fn terms_with(
         Color::Black => -red_view,
     };
     score += wt[w::TEMPO];
-    let hm = pos.halfmove_clock() as i32;
-    let limit = variant.no_capture_draw_plies() as i32;
-    if hm > limit - 40 && draw_scaling {
-        score = score * (limit - hm).max(0) / 40;
+    if scales_toward_draw(pos, draw_scaling) {
+        let hm = pos.halfmove_clock() as i32;
+        let limit = variant.no_capture_draw_plies() as i32;
+        score = score * (limit - hm).max(0) / DRAW_SCALING_PLIES as i32;
     }
     t.total = score;
     t
+}
+
+/// Over the last plies before the no-capture limit the evaluation (with `draw_scaling`) is
+/// scaled toward a draw.
+const DRAW_SCALING_PLIES: u32 = 40;
+
+/// Whether the evaluation of `pos` reads the no-capture counter: `draw_scaling` on and the count
+/// within the last [`DRAW_SCALING_PLIES`] plies before the limit.
+#[inline]
+pub(crate) fn scales_toward_draw(pos: &Position, draw_scaling: bool) -> bool {
+    draw_scaling
+        && pos.halfmove_clock() + DRAW_SCALING_PLIES > pos.variant().no_capture_draw_plies()
 }
 
 /// Which mobility weight a role uses.

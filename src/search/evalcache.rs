@@ -6,6 +6,7 @@
 
 use crate::core::Position;
 
+use super::eval::scales_toward_draw;
 use super::shared::Shared;
 
 /// Entries in the table (a power of two): 1 MiB per thread.
@@ -59,10 +60,9 @@ impl EvalCache {
     /// The hash of `pos`, with the no-capture counter mixed in where the evaluation reads it.
     #[inline]
     fn key(shared: &Shared, pos: &Position) -> u64 {
-        let hm = pos.halfmove_clock();
-        let limit = pos.variant().no_capture_draw_plies();
-        if shared.params.draw_scaling && hm + 40 > limit {
-            pos.hash() ^ (hm as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        if scales_toward_draw(pos, shared.params.draw_scaling) {
+            let hm = pos.halfmove_clock() as u64;
+            pos.hash() ^ (hm + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         } else {
             pos.hash()
         }
