@@ -518,6 +518,7 @@ mod tests {
     use crate::search::eval::Evaluator;
     use crate::search::params::SearchParams;
     use crate::search::shared::Shared;
+    use crate::search::testgames::random_game;
     use crate::search::tt::Tt;
 
     /// Jieqi positions from random games (each flip turns out as a random identity).
@@ -525,25 +526,10 @@ mod tests {
         let mut out = Vec::new();
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         for game in 0..6 {
-            let mut pos = Position::startpos(Variant::Jieqi);
-            for ply in 0..40 {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let mv = list.as_slice()[(x % list.len() as u64) as usize];
-                let outcomes = pos.flip_outcomes(mv.from());
-                let outcome = if pos.is_flip(mv) {
-                    let k = (x >> 32) as usize % outcomes.len();
-                    outcomes.iter().nth(k).map(|(p, _)| p)
-                } else {
-                    None
-                };
-                pos.play_unchecked(mv, outcome);
+            for (ply, pos) in random_game(Variant::Jieqi, &mut x, 40)
+                .into_iter()
+                .enumerate()
+            {
                 if ply % 8 == 3 + game % 3 && !pos.in_check() {
                     out.push(pos);
                 }

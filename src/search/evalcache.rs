@@ -75,9 +75,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::core::{MoveList, Variant};
+    use crate::core::Variant;
     use crate::search::eval::Evaluator;
     use crate::search::params::SearchParams;
+    use crate::search::testgames::random_game;
     use crate::search::tt::Tt;
 
     fn shared(variant: Variant) -> Shared {
@@ -90,26 +91,9 @@ mod tests {
         )
     }
 
-    /// Positions of a pseudo-random game of `variant` (flips turn out as their first outcome).
+    /// Positions of a pseudo-random game of `variant`.
     fn game(variant: Variant, seed: u64) -> Vec<Position> {
-        let mut out = Vec::new();
-        let mut x = seed | 1;
-        let mut pos = Position::startpos(variant);
-        for _ in 0..80 {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mv = list.as_slice()[(x % list.len() as u64) as usize];
-            let piece = pos.flip_outcomes(mv.from()).iter().next().map(|(p, _)| p);
-            pos.play_unchecked(mv, if pos.is_flip(mv) { piece } else { None });
-            out.push(pos);
-        }
-        out
+        random_game(variant, &mut (seed | 1), 80)
     }
 
     /// Every answer of the table, first look or hit, is the evaluation itself, also where the

@@ -12,6 +12,8 @@ mod evalcache;
 pub mod odds;
 pub mod params;
 mod shared;
+#[cfg(test)]
+mod testgames;
 mod time;
 mod tt;
 mod types;
