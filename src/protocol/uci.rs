@@ -182,6 +182,8 @@ enum PerftLine {
 }
 
 /// What the engine side of the session is doing.
+// A session holds one job at a time: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Job {
     Idle,
     Search(Search),

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
 
 use super::evalcache::EvalCache;
-use super::shared::Shared;
+use super::shared::{HistoryTables, Shared};
 use super::tt::{TtBound, TtEntry};
 use super::types::Earlier;
 
@@ -23,8 +23,6 @@ pub const QS_EVASION_PLIES: u32 = 3;
 const HIDDEN_VICTIM_VALUE: i32 = 450;
 /// The null move's reduction for a static evaluation above beta is at most this many plies.
 const NULL_MOVE_EVAL_PLIES: i32 = 3;
-/// Futility pruning applies up to this depth.
-const FUTILITY_DEPTH: i32 = 2;
 /// The null move is tried from this depth.
 const NULL_MOVE_DEPTH: i32 = 3;
 /// Late move reductions apply from this depth, to moves from this index on.
@@ -40,7 +38,13 @@ const HISTORY_LIMIT: i32 = 16384;
 const ORDER_TT_MOVE: i32 = 10_000_000;
 const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
+/// With `Param_bad_captures_last`: a capture of a revealed piece by a piece worth more, on a
+/// defended point, comes after the quiet moves.
+const ORDER_BAD_CAPTURE: i32 = -1_000_000;
 const VICTIM_WEIGHT: i32 = 16;
+/// Kinds of moving piece (colour and role) times points: the index of a move's piece and
+/// destination in the continuation history.
+const PIECE_TO: usize = 14 * 90;
 
 /// Where a node is searched: the depth left, the window `(alpha, beta)` from the side to move's
 /// view, the distance from the root, and whether it is on the principal variation.
@@ -87,6 +91,11 @@ struct Decision {
     node: Node,
     in_check: bool,
     static_eval: i32,
+    /// The table's move when it is singular (every other move fails well below its score): it
+    /// is searched one ply deeper.
+    singular: Option<Move>,
+    /// The move left out of this search (the singular test's search without the table move).
+    excluded: Option<Move>,
     /// The static evaluation is above the one two plies earlier (four when that side was in
     /// check); true near the root and when neither is known.
     improving: bool,
@@ -157,6 +166,19 @@ pub struct Searcher<'a> {
     evals: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// The piece and destination of the move made at each ply of the line (`None` for a null
+    /// move), for the continuation history.
+    moved: Vec<Option<u16>>,
+    /// The move left out at each ply by the singular test's search.
+    excluded: Vec<Option<Move>>,
+    /// Per ply, room for the ordered moves and the quiet moves tried (kept so that nodes do
+    /// not allocate).
+    order_buffers: Vec<Vec<(i32, Move)>>,
+    quiet_buffers: Vec<Vec<Move>>,
+    /// Continuation history (when `Param_continuation_history` is on, else empty): how often a
+    /// quiet move (piece and destination) cut right after a given move, one or two plies
+    /// earlier, indexed by both.
+    continuation: Vec<i32>,
     /// The game's positions before the root and the path from the root, current last.
     pub(crate) path: Vec<Visit>,
     pv: Vec<[Move; MAX_PLY]>,
@@ -179,6 +201,15 @@ impl<'a> Searcher<'a> {
             evals: vec![-INF; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
+            moved: vec![None; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
+            order_buffers: vec![Vec::new(); MAX_PLY + 2],
+            quiet_buffers: vec![Vec::new(); MAX_PLY + 2],
+            continuation: if shared.params.continuation_history {
+                vec![0; PIECE_TO * PIECE_TO]
+            } else {
+                Vec::new()
+            },
             path: Vec::with_capacity(512),
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
@@ -197,6 +228,34 @@ impl<'a> Searcher<'a> {
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+    }
+
+    /// Takes up the history tables thread `id` kept from the game's last search (when the
+    /// search keeps them and they fit this search's settings).
+    pub(crate) fn resume_history(&mut self, id: usize) {
+        let Some(kept) = &self.shared.kept_history else {
+            return;
+        };
+        if let Some(t) = kept.take(id) {
+            if t.quiet.len() == self.history.len()
+                && t.continuation.len() == self.continuation.len()
+            {
+                self.history = t.quiet;
+                self.continuation = t.continuation;
+            }
+        }
+    }
+
+    /// Leaves this thread's history tables for the game's next search (when the search keeps
+    /// them).
+    pub(crate) fn keep_history(&mut self, id: usize) {
+        if let Some(kept) = &self.shared.kept_history {
+            let tables = HistoryTables {
+                quiet: std::mem::take(&mut self.history),
+                continuation: std::mem::take(&mut self.continuation),
+            };
+            kept.put(id, tables);
+        }
     }
 
     /// The static evaluation of `pos` (through this thread's table of evaluations).
@@ -225,6 +284,58 @@ impl<'a> Searcher<'a> {
         let i = Self::history_index(side, mv);
         let h = &mut self.history[i];
         *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
+    }
+
+    /// The continuation-history index of `mv` from `pos`: its piece (colour and the role it
+    /// moves as) and its destination; `None` for a pass.
+    fn piece_to(pos: &Position, mv: Move) -> Option<u16> {
+        if mv.is_pass() {
+            return None;
+        }
+        let role = pos.moving_role(mv.from())? as usize;
+        let kind = pos.side_to_move().index() * 7 + role;
+        Some((kind * 90 + mv.to().index()) as u16)
+    }
+
+    /// The continuation-history slots of a quiet move `to` (a piece-to index) at `ply`: one
+    /// after the move one ply earlier, one after the move two plies earlier.
+    fn continuation_slots(&self, ply: usize, to: u16) -> [Option<usize>; 2] {
+        let slot = |back: usize| {
+            let earlier = self.moved[ply.checked_sub(back)?]?;
+            Some(earlier as usize * PIECE_TO + to as usize)
+        };
+        if self.continuation.is_empty() {
+            return [None, None];
+        }
+        [slot(1), slot(2)]
+    }
+
+    /// What the history tables say of the quiet move `mv` from `pos` at `ply`: its history
+    /// plus its continuation history.
+    fn quiet_score(&self, pos: &Position, mv: Move, ply: usize) -> i32 {
+        let mut score = self.history[Self::history_index(pos.side_to_move(), mv)];
+        if !self.continuation.is_empty() {
+            if let Some(pt) = Self::piece_to(pos, mv) {
+                for i in self.continuation_slots(ply, pt).into_iter().flatten() {
+                    score += self.continuation[i];
+                }
+            }
+        }
+        score
+    }
+
+    /// Credits (or debits) the quiet move `mv` from `pos` at `ply` in the history tables.
+    fn quiet_update(&mut self, pos: &Position, mv: Move, ply: usize, bonus: i32) {
+        self.history_update(pos.side_to_move(), mv, bonus);
+        if self.continuation.is_empty() {
+            return;
+        }
+        if let Some(pt) = Self::piece_to(pos, mv) {
+            for i in self.continuation_slots(ply, pt).into_iter().flatten() {
+                let h = &mut self.continuation[i];
+                *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
+            }
+        }
     }
 
     /// Starts the path with the game's earlier positions and the root `pos`.
@@ -338,8 +449,16 @@ impl<'a> Searcher<'a> {
                 let attacker = pos
                     .moving_role(mv.from())
                     .map_or(0, |r| self.shared.eval.piece_value(variant, r));
-                ORDER_CAPTURE + self.shared.eval.piece_value(variant, v.role) * VICTIM_WEIGHT
-                    - attacker / VICTIM_WEIGHT
+                let victim = self.shared.eval.piece_value(variant, v.role);
+                let base = if self.shared.params.bad_captures_last
+                    && attacker > victim + self.shared.params.bad_capture_margin
+                    && pos.is_attacked_by(mv.to(), !pos.side_to_move())
+                {
+                    ORDER_BAD_CAPTURE
+                } else {
+                    ORDER_CAPTURE
+                };
+                base + victim * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
             }
             Some(Occupant::Hidden { .. }) => {
                 let attacker = pos
@@ -354,25 +473,44 @@ impl<'a> Searcher<'a> {
                 } else if k[1] == Some(mv) {
                     ORDER_KILLER[1]
                 } else {
-                    self.history[Self::history_index(pos.side_to_move(), mv)]
+                    self.quiet_score(pos, mv, ply)
                 }
             }
         }
     }
 
+    /// The moves of `list` with their ordering scores, best first (equal scores keep the
+    /// list's order), in this ply's buffer: give it back with [`Searcher::give_back`].
     fn ordered(
-        &self,
+        &mut self,
         pos: &Position,
         list: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
     ) -> Vec<(i32, Move)> {
-        let mut scored: Vec<(i32, Move)> = list
-            .iter()
-            .map(|&m| (self.order_score(pos, m, tt_move, ply), m))
-            .collect();
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let mut scored = std::mem::take(&mut self.order_buffers[ply]);
+        scored.clear();
+        scored.extend(
+            list.iter()
+                .map(|&m| (self.order_score(pos, m, tt_move, ply), m)),
+        );
+        // Insertion sort: stable, and no allocation (the lists are short).
+        for i in 1..scored.len() {
+            let item = scored[i];
+            let mut j = i;
+            while j > 0 && scored[j - 1].0 < item.0 {
+                scored[j] = scored[j - 1];
+                j -= 1;
+            }
+            scored[j] = item;
+        }
         scored
+    }
+
+    /// Returns the buffers of a node at `ply` for the next node there.
+    fn give_back(&mut self, ply: usize, moves: Vec<(i32, Move)>, quiets: Vec<Move>) {
+        self.order_buffers[ply] = moves;
+        self.quiet_buffers[ply] = quiets;
     }
 
     /// Whether playing `mv` teaches the root side the identity of a face-down piece it
@@ -388,6 +526,9 @@ impl<'a> Searcher<'a> {
     /// the depth left for the child): a chance node for a flip or for a capture of a face-down
     /// piece by the root side.
     pub(crate) fn child(&mut self, pos: &Position, mv: Move, node: Node) -> i32 {
+        if !self.continuation.is_empty() {
+            self.moved[node.ply] = Self::piece_to(pos, mv);
+        }
         if pos.is_flip(mv) || self.learns_capture(pos, mv) {
             let v = self.chance(pos, mv, node);
             // What follows a flip depends on the draw: the line stops here.
@@ -474,8 +615,11 @@ impl<'a> Searcher<'a> {
         }
         let key = pos.hash();
         let tt = self.shared.tt.probe(key);
-        if let Some(v) = tt.and_then(|e| self.tt_cutoff(&e, node)) {
-            return v;
+        let excluded = self.excluded[ply];
+        if excluded.is_none() {
+            if let Some(v) = tt.and_then(|e| self.tt_cutoff(&e, node)) {
+                return v;
+            }
         }
         let static_eval = if in_check {
             -INF
@@ -486,7 +630,23 @@ impl<'a> Searcher<'a> {
             }
         };
         self.evals[ply] = static_eval;
-        if !node.pv && !in_check && !is_mate_score(node.beta) && !self.shared.pure {
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its move ordering is poor, and the next visit will have the move).
+        let iir = self.shared.params.iir_depth;
+        if iir > 0
+            && node.depth >= iir
+            && excluded.is_none()
+            && tt.and_then(|e| e.mv).is_none()
+            && !self.shared.pure
+        {
+            node.depth -= 1;
+        }
+        if !node.pv
+            && !in_check
+            && excluded.is_none()
+            && !is_mate_score(node.beta)
+            && !self.shared.pure
+        {
             if let Some(v) = self.prune_before_moves(pos, node, static_eval, after_null) {
                 return v;
             }
@@ -497,16 +657,33 @@ impl<'a> Searcher<'a> {
             // No legal move loses in every variant (checkmate or not).
             return -MATE + ply as i32;
         }
+        let mut singular = None;
+        if let Some(e) = tt.filter(|_| excluded.is_none()) {
+            match self.singular_test(pos, &list, node, &e, after_null) {
+                Singular::Extend(mv) => singular = Some(mv),
+                Singular::Cut(v) => return v,
+                Singular::No => {}
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         let at = Decision {
             node,
             in_check,
             static_eval,
+            singular,
+            excluded,
             improving: self.improving(ply, static_eval),
         };
         let Some((best, best_move)) = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at)
         else {
             return 0; // stopped
         };
+        if excluded.is_some() {
+            // A search without one of the moves: its value is not the position's.
+            return best;
+        }
         let bound = if best >= node.beta {
             TtBound::Lower
         } else if best > node.alpha {
@@ -525,6 +702,57 @@ impl<'a> Searcher<'a> {
             },
         );
         best
+    }
+
+    /// The singular test of the table's move (`Param_singular_depth`): when the table holds a
+    /// lower bound (or exact score) for it from nearly this depth, the other moves are searched
+    /// at half depth against that score less a margin. If all fail below it the move is
+    /// singular and is extended; if that reduced bound is itself at least beta, several moves
+    /// reach beta and the node (off the PV) cuts.
+    fn singular_test(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        node: Node,
+        e: &TtEntry,
+        after_null: bool,
+    ) -> Singular {
+        let params = &self.shared.params;
+        let depth = node.depth;
+        let Some(mv) = e.mv else {
+            return Singular::No;
+        };
+        if params.singular_depth == 0
+            || node.ply == 0
+            || depth < params.singular_depth
+            || self.shared.pure
+            || e.bound == TtBound::Upper
+            || e.depth < depth - 3
+            || is_mate_score(e.score)
+            || pos.is_flip(mv)
+            || !list.iter().any(|&m| m == mv)
+        {
+            return Singular::No;
+        }
+        let s_beta = from_tt(e.score, node.ply) - params.singular_margin * depth;
+        let ply = node.ply;
+        self.excluded[ply] = Some(mv);
+        let test = Node {
+            depth: (depth - 1) / 2,
+            alpha: s_beta - 1,
+            beta: s_beta,
+            pv: false,
+            ..node
+        };
+        let v = self.decide(pos, test, after_null);
+        self.excluded[ply] = None;
+        if v < s_beta {
+            Singular::Extend(mv)
+        } else if s_beta >= node.beta && !node.pv {
+            Singular::Cut(s_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// Whether the static evaluation `eval` at `ply` is above the one two plies earlier (four
@@ -582,6 +810,15 @@ impl<'a> Searcher<'a> {
         {
             return Some(static_eval);
         }
+        // Razoring: far below alpha near the leaves, only captures can help.
+        if depth <= params.razoring_depth
+            && static_eval + params.razoring_margin * depth < node.alpha
+        {
+            let v = self.qsearch(pos, node.alpha, node.alpha + 1, node.ply, 0);
+            if v <= node.alpha {
+                return Some(v);
+            }
+        }
         if depth < NULL_MOVE_DEPTH
             || after_null
             || static_eval < beta
@@ -596,6 +833,7 @@ impl<'a> Searcher<'a> {
         }
         let mut n = *pos;
         n.play_null();
+        self.moved[node.ply] = None;
         self.path.push(Visit {
             hash: n.hash(),
             in_check: false,
@@ -636,8 +874,12 @@ impl<'a> Searcher<'a> {
         let moves = self.ordered(pos, list, tt_move, ply);
         let mut best = -INF;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = std::mem::take(&mut self.quiet_buffers[ply]);
+        quiets_tried.clear();
         for (i, &(_, mv)) in moves.iter().enumerate() {
+            if Some(mv) == at.excluded {
+                continue;
+            }
             let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
@@ -656,7 +898,7 @@ impl<'a> Searcher<'a> {
                     self.update_pv(ply, mv, !flip);
                     if v >= beta {
                         if quiet {
-                            self.reward_quiet(pos.side_to_move(), mv, depth, ply, &quiets_tried);
+                            self.reward_quiet(pos, mv, depth, ply, &quiets_tried);
                         }
                         break;
                     }
@@ -666,6 +908,7 @@ impl<'a> Searcher<'a> {
                 quiets_tried.push(mv);
             }
         }
+        self.give_back(ply, moves, quiets_tried);
         Some((best, best_move))
     }
 
@@ -694,10 +937,16 @@ impl<'a> Searcher<'a> {
                     + params.late_move_per_depth_squared * depth * depth;
         // Futility: a move that takes nothing cannot lift a hopeless static evaluation (a flip
         // only turns the expected identity into a real one).
-        let futile = depth <= FUTILITY_DEPTH
+        let futile = depth <= params.futility_depth
             && i > 0
             && at.static_eval + params.futility_margin * depth <= alpha;
-        (late || futile) && !pos.gives_check_before_flip(mv)
+        // History: a quiet move that has mostly failed elsewhere is not tried near the leaves.
+        let failing = params.history_pruning > 0
+            && depth <= params.pruning_depth
+            && i > 0
+            && !pos.is_flip(mv)
+            && self.quiet_score(pos, mv, at.node.ply) < -params.history_pruning * depth;
+        (late || futile || failing) && !pos.gives_check_before_flip(mv)
     }
 
     /// The value of the `i`th move of a decision node with the current `alpha`: the first with
@@ -712,9 +961,8 @@ impl<'a> Searcher<'a> {
         alpha: i32,
         capture: bool,
     ) -> i32 {
-        let Node {
-            depth, beta, pv, ..
-        } = at.node;
+        let Node { beta, pv, .. } = at.node;
+        let depth = at.node.depth + i32::from(Some(mv) == at.singular);
         // A child on the PV expects nothing; off it, the expectation alternates.
         let window = |depth: i32, alpha: i32, beta: i32, pv: bool| Node {
             depth,
@@ -750,8 +998,7 @@ impl<'a> Searcher<'a> {
                 r -= params.lmr_flip_less;
             } else if params.lmr_history_divisor > 0 {
                 // Quiet moves that often cut elsewhere are reduced less, failures more.
-                r -= self.history[Self::history_index(pos.side_to_move(), mv)]
-                    / params.lmr_history_divisor;
+                r -= self.quiet_score(pos, mv, at.node.ply) / params.lmr_history_divisor;
             }
             r = r.clamp(0, depth - 2);
         }
@@ -770,16 +1017,16 @@ impl<'a> Searcher<'a> {
 
     /// A quiet move that cut: a killer at this ply, and history credit for it and debit for the
     /// quiet moves tried before it.
-    fn reward_quiet(&mut self, side: Color, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+    fn reward_quiet(&mut self, pos: &Position, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
         let k = &mut self.killers[ply];
         if k[0] != Some(mv) {
             k[1] = k[0];
             k[0] = Some(mv);
         }
         let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
-        self.history_update(side, mv, bonus);
+        self.quiet_update(pos, mv, ply, bonus);
         for &q in tried {
-            self.history_update(side, q, -bonus);
+            self.quiet_update(pos, q, ply, -bonus);
         }
     }
 
@@ -894,8 +1141,19 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.order_buffers[ply] = moves;
         best
     }
+}
+
+/// What the singular test found.
+enum Singular {
+    /// Not tested, or no conclusion.
+    No,
+    /// The table's move is singular: search it a ply deeper.
+    Extend(Move),
+    /// Other moves reach beta too: the node's value (a lower bound).
+    Cut(i32),
 }
 
 /// Whether the side to move has a piece other than pawns, advisors and elephants (null move is

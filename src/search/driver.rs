@@ -215,13 +215,17 @@ fn lazy_smp(job: Job) -> Outcome {
         for id in 1..threads {
             helpers.push(scope.spawn(move || {
                 let mut s = Searcher::new(shared, false);
+                s.resume_history(id);
                 iterate(&mut s, job, id);
                 s.flush_nodes();
+                s.keep_history(id);
             }));
         }
         let mut s = Searcher::new(shared, true);
+        s.resume_history(0);
         let out = iterate(&mut s, job, 0);
         s.flush_nodes();
+        s.keep_history(0);
         if threads > 1 {
             // The main thread decides; helpers end with it.
             shared.stop.store(true, Ordering::Relaxed);

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 
 use super::driver;
 use super::eval::Evaluator;
-use super::shared::Shared;
+use super::shared::{KeptHistory, Shared};
 use super::tt::Tt;
 use super::types::{Limits, Options, Report, Root};
 
@@ -22,6 +22,9 @@ pub struct Engine {
     tt: Arc<Tt>,
     /// The evaluation with the weights of `options`.
     eval: Arc<Evaluator>,
+    /// The search threads' history tables, kept between the searches of a game (emptied with
+    /// the hash).
+    history: Arc<KeptHistory>,
     /// The running (or last) search's shared state, for `stop` and `ponderhit`.
     current: Option<Arc<Shared>>,
     searching: Arc<AtomicBool>,
@@ -50,6 +53,7 @@ impl Engine {
             options,
             tt,
             eval,
+            history: Arc::default(),
             current: None,
             searching: Arc::new(AtomicBool::new(false)),
             handle: None,
@@ -94,6 +98,7 @@ impl Engine {
         }
         self.wait();
         self.tt.clear();
+        self.history.clear();
         Ok(())
     }
 
@@ -119,6 +124,9 @@ impl Engine {
         );
         shared.node_limit = limits.nodes;
         shared.learn_captures = self.options.learn_captures;
+        if shared.params.keep_history {
+            shared.kept_history = Some(self.history.clone());
+        }
         let shared = Arc::new(shared);
         self.current = Some(shared.clone());
         self.searching.store(true, Ordering::SeqCst);
@@ -335,6 +343,65 @@ mod tests {
         for name in ["lmr_cut_node", "lmr_not_improving"] {
             assert_ne!(xiangqi_nodes(name, Some(2), 6), plain, "{name}");
         }
+    }
+
+    /// Each switch of the search's pruning, extensions and move ordering reaches the search: a
+    /// depth-7 tree changes when it is set, and its default (off) searches the default tree.
+    #[test]
+    fn pruning_and_ordering_parameters_reach_the_search() {
+        let plain = xiangqi_nodes("iir_depth", None, 7);
+        let settings = [
+            ("continuation_history", 1, 0),
+            ("iir_depth", 4, 0),
+            ("singular_depth", 4, 0),
+            ("history_pruning", 10, 0),
+            ("razoring_depth", 3, 0),
+            ("futility_depth", 4, 2),
+            ("bad_captures_last", 1, 0),
+        ];
+        for (name, on, off) in settings {
+            assert_eq!(xiangqi_nodes(name, Some(off), 7), plain, "{name} off");
+            assert_ne!(xiangqi_nodes(name, Some(on), 7), plain, "{name} on");
+        }
+    }
+
+    /// Nodes of a depth-6 Xiangqi search from the start with a fresh, empty table (the engine
+    /// gets a new one by resizing it and back).
+    fn nodes_with_a_new_table(engine: &mut Engine) -> u64 {
+        let options = engine.options().clone();
+        let bigger = Options {
+            hash_mb: options.hash_mb + 1,
+            ..options.clone()
+        };
+        engine.set_options(bigger).unwrap();
+        engine.set_options(options).unwrap();
+        last_report(engine, Variant::Xiangqi, 6).0
+    }
+
+    /// With `keep_history` the history tables of one search order the next one's moves (the
+    /// same search with a new table then searches another tree); `Clear Hash` (and so
+    /// `ucinewgame`) forgets them. Without it every search starts afresh.
+    #[test]
+    fn history_carries_over_between_searches_only_when_kept() {
+        let engine_with = |keep: i64| {
+            let mut options = Options {
+                hash_mb: 2,
+                ..Options::default()
+            };
+            for (name, v) in [("keep_history", keep), ("continuation_history", 1)] {
+                let i = crate::search::params::find(name).unwrap();
+                options.params.set(i, v).unwrap();
+            }
+            Engine::new(options)
+        };
+        let mut fresh = engine_with(0);
+        let first = last_report(&mut fresh, Variant::Xiangqi, 6).0;
+        assert_eq!(nodes_with_a_new_table(&mut fresh), first);
+        let mut kept = engine_with(1);
+        assert_eq!(last_report(&mut kept, Variant::Xiangqi, 6).0, first);
+        assert_ne!(nodes_with_a_new_table(&mut kept), first);
+        kept.clear_hash().unwrap();
+        assert_eq!(last_report(&mut kept, Variant::Xiangqi, 6).0, first);
     }
 
     #[test]

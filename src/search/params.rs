@@ -170,9 +170,21 @@ search_params! {
     /// which can go round the cycle again until the no-capture draw (off: searched like any
     /// other position). Without effect in the other variants, whose repetition rule decides.
     repetition_floor: bool = jieqi 1, other 1, range 0..=1;
-    /// Futility pruning near the leaves (depth 1 and 2): a move that takes nothing is skipped
-    /// when the static evaluation plus this margin per ply of depth does not reach alpha.
+    /// Futility pruning near the leaves (up to `futility_depth`): a move that takes nothing is
+    /// skipped when the static evaluation plus this margin per ply of depth does not reach
+    /// alpha.
     futility_margin: i32 = jieqi 160, other 160, range 0..=2000;
+    /// See `futility_margin`.
+    futility_depth: i32 = jieqi 2, other 2, range 0..=20;
+    /// History pruning (up to `pruning_depth`): a quiet move other than the first whose history
+    /// is below minus this much per ply of depth is skipped (0: never).
+    history_pruning: i32 = jieqi 0, other 0, range 0..=100000;
+    /// Razoring (up to this depth; 0: never): a node off the PV whose static evaluation plus
+    /// `razoring_margin` per ply of depth stays below alpha is given its quiescence value when
+    /// that does not beat alpha either.
+    razoring_depth: i32 = jieqi 0, other 0, range 0..=20;
+    /// See `razoring_depth`.
+    razoring_margin: i32 = jieqi 250, other 250, range 0..=5000;
     /// Reverse futility and late move pruning apply up to this depth.
     pruning_depth: i32 = jieqi 3, other 3, range 0..=20;
     /// Reverse futility pruning (up to `pruning_depth`): a node off the PV whose static
@@ -210,6 +222,28 @@ search_params! {
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
     lmr_history_divisor: i32 = jieqi 0, other 0, range 0..=100000;
+    /// Continuation history: quiet moves are ordered (and, with `lmr_history_divisor`,
+    /// reduced) also by how often the same piece going to the same point cut right after the
+    /// move one ply earlier and after the move two plies earlier.
+    continuation_history: bool = jieqi 0, other 0, range 0..=1;
+    /// Internal iterative reduction: a node from this depth on whose position the table holds
+    /// no move for is searched one ply shallower (0: never).
+    iir_depth: i32 = jieqi 0, other 0, range 0..=64;
+    /// Singular extensions from this depth on (0: off): the table's move is searched one ply
+    /// deeper when every other move, searched at half depth, fails below its stored score less
+    /// `singular_margin` per ply of depth; when that lowered score is still at least beta,
+    /// the node cuts.
+    singular_depth: i32 = jieqi 0, other 0, range 0..=64;
+    /// See `singular_depth`.
+    singular_margin: i32 = jieqi 2, other 2, range 0..=1000;
+    /// Move ordering: a capture of a revealed piece by a piece worth more than it plus
+    /// `bad_capture_margin`, on a point the opponent attacks, is tried after the quiet moves
+    /// (off: every capture before them).
+    bad_captures_last: bool = jieqi 0, other 0, range 0..=1;
+    /// The history tables (quiet and continuation history) carry over from one search to the
+    /// next of the same game, until `ucinewgame` or `Clear Hash` (off: each search starts
+    /// with empty tables).
+    keep_history: bool = jieqi 0, other 0, range 0..=1;
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
     check_extension_everywhere: bool = jieqi 0, other 0, range 0..=1;

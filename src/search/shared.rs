@@ -1,7 +1,7 @@
 //! State shared by the threads of one search: table, stop flag, node count, clock.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::eval::Evaluator;
@@ -34,6 +34,44 @@ pub struct Shared {
     pub eval: Arc<Evaluator>,
     /// Late move reductions by depth and move number (from `params`).
     pub lmr: Box<[[u8; 64]; 64]>,
+    /// Where the search threads keep their history tables from one search to the next of the
+    /// same game (with `Param_keep_history`; `None`: every search starts with empty tables).
+    pub kept_history: Option<Arc<KeptHistory>>,
+}
+
+/// One search thread's history tables (move-ordering statistics that do not depend on the ply).
+#[derive(Default)]
+pub struct HistoryTables {
+    /// By side, origin and destination.
+    pub quiet: Vec<i32>,
+    /// By the earlier move's piece and destination and this move's (may be empty).
+    pub continuation: Vec<i32>,
+}
+
+/// The history tables of each search thread, kept between the searches of one game.
+#[derive(Default)]
+pub struct KeptHistory(Mutex<Vec<Option<HistoryTables>>>);
+
+impl KeptHistory {
+    /// The tables thread `id` left, if any.
+    pub fn take(&self, id: usize) -> Option<HistoryTables> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.get_mut(id).and_then(Option::take)
+    }
+
+    /// Keeps thread `id`'s tables for the next search.
+    pub fn put(&self, id: usize, tables: HistoryTables) {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if v.len() <= id {
+            v.resize_with(id + 1, || None);
+        }
+        v[id] = Some(tables);
+    }
+
+    /// Forgets every table (a new game).
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
 }
 
 impl Shared {
@@ -56,6 +94,7 @@ impl Shared {
             pure: false,
             learn_captures: true,
             lmr: lmr_table(params.lmr_divisor_hundredths),
+            kept_history: None,
             params,
             eval,
         }
