@@ -585,6 +585,41 @@ fn search_nodes(e: &mut Engine, go: &str) -> u64 {
     words[at + 1].parse().expect("a node count")
 }
 
+/// The search's history tables carry over from one search of a game to the next
+/// (`Param_keep_history`, on by default): a search from a new, empty table (here by resizing
+/// `Hash`) then orders its moves by what the last one learned and searches another tree.
+/// `ucinewgame` forgets them, and so does `Clear Hash`; with the parameter off every search
+/// starts afresh.
+#[test]
+fn history_tables_last_the_game_and_ucinewgame_forgets_them() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("setoption name Hash value 2");
+    e.send("position startpos");
+    let go = "go depth 6";
+    let new_table = |e: &mut Engine| {
+        e.send("setoption name Hash value 3");
+        e.send("setoption name Hash value 2");
+    };
+    let first = search_nodes(&mut e, go);
+    new_table(&mut e);
+    assert_ne!(search_nodes(&mut e, go), first, "the history was not kept");
+    e.send("ucinewgame");
+    assert_eq!(search_nodes(&mut e, go), first, "ucinewgame kept the history");
+    search_nodes(&mut e, go);
+    e.send("setoption name Clear Hash");
+    assert_eq!(search_nodes(&mut e, go), first, "Clear Hash kept the history");
+    assert!(e
+        .reply_to("setoption name Param_keep_history value false")
+        .is_empty());
+    e.send("ucinewgame");
+    assert_eq!(search_nodes(&mut e, go), first);
+    new_table(&mut e);
+    assert_eq!(search_nodes(&mut e, go), first, "a search did not start afresh");
+}
+
 /// The total line of `eval`.
 fn eval_total(e: &mut Engine) -> String {
     e.reply_to("eval")

@@ -346,7 +346,7 @@ mod tests {
     }
 
     /// Each switch of the search's pruning, extensions and move ordering reaches the search: a
-    /// depth-7 tree changes when it is set, and its default (off) searches the default tree.
+    /// depth-7 tree changes with its setting, and its default searches the default tree.
     #[test]
     fn pruning_and_ordering_parameters_reach_the_search() {
         let plain = xiangqi_nodes("iir_depth", None, 7);
@@ -360,8 +360,14 @@ mod tests {
             ("bad_captures_last", 1, 0),
         ];
         for (name, on, off) in settings {
-            assert_eq!(xiangqi_nodes(name, Some(off), 7), plain, "{name} off");
-            assert_ne!(xiangqi_nodes(name, Some(on), 7), plain, "{name} on");
+            let i = crate::search::params::find(name).unwrap();
+            let default = crate::search::params::PARAMS[i].default_for(Variant::Xiangqi);
+            assert_eq!(xiangqi_nodes(name, Some(default), 7), plain, "{name} default");
+            assert_ne!(
+                xiangqi_nodes(name, Some(on), 7),
+                xiangqi_nodes(name, Some(off), 7),
+                "{name}"
+            );
         }
     }
 

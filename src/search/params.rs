@@ -225,10 +225,10 @@ search_params! {
     /// Continuation history: quiet moves are ordered (and, with `lmr_history_divisor`,
     /// reduced) also by how often the same piece going to the same point cut right after the
     /// move one ply earlier and after the move two plies earlier.
-    continuation_history: bool = jieqi 0, other 0, range 0..=1;
+    continuation_history: bool = jieqi 1, other 1, range 0..=1;
     /// Internal iterative reduction: a node from this depth on whose position the table holds
     /// no move for is searched one ply shallower (0: never).
-    iir_depth: i32 = jieqi 0, other 0, range 0..=64;
+    iir_depth: i32 = jieqi 4, other 4, range 0..=64;
     /// Singular extensions from this depth on (0: off): the table's move is searched one ply
     /// deeper when every other move, searched at half depth, fails below its stored score less
     /// `singular_margin` per ply of depth; when that lowered score is still at least beta,
@@ -243,7 +243,7 @@ search_params! {
     /// The history tables (quiet and continuation history) carry over from one search to the
     /// next of the same game, until `ucinewgame` or `Clear Hash` (off: each search starts
     /// with empty tables).
-    keep_history: bool = jieqi 0, other 0, range 0..=1;
+    keep_history: bool = jieqi 1, other 1, range 0..=1;
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
     check_extension_everywhere: bool = jieqi 0, other 0, range 0..=1;
