@@ -354,10 +354,12 @@ fn slow_engines_lose_on_time() {
             assert!(m.get("clock_ms").unwrap().as_i64().is_some());
         }
     }
+    // A wide margin, so that the engine that answers in time does so on a loaded machine too;
+    // the slow one sleeps far past it.
     let records = faulty_match(
         "slow-mt",
-        "--mode slow --at 2 --sleep 800",
-        &["--movetime", "50", "--time-margin", "100"],
+        "--mode slow --at 2 --sleep 2000",
+        &["--movetime", "50", "--time-margin", "600"],
     );
     assert_bad_lost(&records, "time_forfeit");
 }
