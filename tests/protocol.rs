@@ -607,17 +607,29 @@ fn history_tables_last_the_game_and_ucinewgame_forgets_them() {
     new_table(&mut e);
     assert_ne!(search_nodes(&mut e, go), first, "the history was not kept");
     e.send("ucinewgame");
-    assert_eq!(search_nodes(&mut e, go), first, "ucinewgame kept the history");
+    assert_eq!(
+        search_nodes(&mut e, go),
+        first,
+        "ucinewgame kept the history"
+    );
     search_nodes(&mut e, go);
     e.send("setoption name Clear Hash");
-    assert_eq!(search_nodes(&mut e, go), first, "Clear Hash kept the history");
+    assert_eq!(
+        search_nodes(&mut e, go),
+        first,
+        "Clear Hash kept the history"
+    );
     assert!(e
         .reply_to("setoption name Param_keep_history value false")
         .is_empty());
     e.send("ucinewgame");
     assert_eq!(search_nodes(&mut e, go), first);
     new_table(&mut e);
-    assert_eq!(search_nodes(&mut e, go), first, "a search did not start afresh");
+    assert_eq!(
+        search_nodes(&mut e, go),
+        first,
+        "a search did not start afresh"
+    );
 }
 
 /// The total line of `eval`.

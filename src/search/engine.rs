@@ -362,7 +362,11 @@ mod tests {
         for (name, on, off) in settings {
             let i = crate::search::params::find(name).unwrap();
             let default = crate::search::params::PARAMS[i].default_for(Variant::Xiangqi);
-            assert_eq!(xiangqi_nodes(name, Some(default), 7), plain, "{name} default");
+            assert_eq!(
+                xiangqi_nodes(name, Some(default), 7),
+                plain,
+                "{name} default"
+            );
             assert_ne!(
                 xiangqi_nodes(name, Some(on), 7),
                 xiangqi_nodes(name, Some(off), 7),
