@@ -298,15 +298,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The continuation-history slots of a quiet move `to` (a piece-to index) at `ply`: one
-    /// after the move one ply earlier, one after the move two plies earlier.
+    /// after the move one ply earlier, one after the move two plies earlier (the table must
+    /// exist).
     fn continuation_slots(&self, ply: usize, to: u16) -> [Option<usize>; 2] {
         let slot = |back: usize| {
             let earlier = self.moved[ply.checked_sub(back)?]?;
             Some(earlier as usize * PIECE_TO + to as usize)
         };
-        if self.continuation.is_empty() {
-            return [None, None];
-        }
         [slot(1), slot(2)]
     }
 
