@@ -282,8 +282,7 @@ impl<'a> Searcher<'a> {
 
     fn history_update(&mut self, side: Color, mv: Move, bonus: i32) {
         let i = Self::history_index(side, mv);
-        let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
+        saturating_credit(&mut self.history[i], bonus);
     }
 
     /// The continuation-history index of `mv` from `pos`: its piece (colour and the role it
@@ -330,8 +329,7 @@ impl<'a> Searcher<'a> {
         }
         if let Some(pt) = Self::piece_to(pos, mv) {
             for i in self.continuation_slots(ply, pt).into_iter().flatten() {
-                let h = &mut self.continuation[i];
-                *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
+                saturating_credit(&mut self.continuation[i], bonus);
             }
         }
     }
@@ -1142,6 +1140,12 @@ impl<'a> Searcher<'a> {
         self.order_buffers[ply] = moves;
         best
     }
+}
+
+/// Adds `bonus` to a history entry, less in proportion as the entry nears `HISTORY_LIMIT` in
+/// the bonus's direction, so that entries stay within it.
+fn saturating_credit(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
 }
 
 /// What the singular test found.
