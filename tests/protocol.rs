@@ -431,6 +431,9 @@ fn d_perft_eval_and_bench() {
             .any(|l| l.starts_with("Total for the side to move")),
         "{eval:?}"
     );
+    // The phase of the blend of middle- and end-game weights.
+    let phase = format!("Phase: {} of 32 ", jieqi::search::eval::phase(&pos));
+    assert!(eval.iter().any(|l| l.starts_with(&phase)), "{eval:?}");
 
     // bench: stopping it prints the totals at once (its full run is a speed test, not this).
     e.send("bench 1");

@@ -48,14 +48,16 @@ pub struct TuneArgs {
     /// data says little about where they were).
     #[arg(long, default_value_t = 1e-7)]
     l2: f64,
-    /// Weights to keep fixed (names, comma-separated); `tempo` is always fixed.
+    /// Weights to keep fixed (names, comma-separated); `tempo` and `eg_tempo` are always
+    /// fixed.
     #[arg(long, value_delimiter = ',')]
     fixed: Vec<String>,
 }
 
-/// One training position: its features, the no-capture scaling and Red's result.
+/// One training position: its features (those not 0, by weight index), the no-capture scaling
+/// and Red's result.
 struct Sample {
-    features: Vec<f32>,
+    features: Vec<(u16, f32)>,
     scale: f32,
     result: f32,
 }
@@ -108,7 +110,12 @@ fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample
                 1.0
             };
             out.push(Sample {
-                features: eval::features(&public).iter().map(|&x| x as f32).collect(),
+                features: eval::features(&public)
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| x != 0.0)
+                    .map(|(i, &x)| (i as u16, x as f32))
+                    .collect(),
                 scale,
                 result,
             });
@@ -128,8 +135,7 @@ fn raw_eval(s: &Sample, weights: &[f64]) -> f64 {
     let dot: f64 = s
         .features
         .iter()
-        .zip(weights)
-        .map(|(&f, &w)| f as f64 * w)
+        .map(|&(i, f)| f as f64 * weights[i as usize])
         .sum();
     dot * s.scale as f64
 }
@@ -188,6 +194,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
     let names = eval::weight_names();
     let mut fixed = [false; w::COUNT];
     fixed[w::TEMPO] = true;
+    fixed[w::EG + w::TEMPO] = true;
     for f in &args.fixed {
         match names.iter().position(|n| *n == f.trim()) {
             Some(i) => fixed[i] = true,
@@ -257,8 +264,8 @@ pub fn run(args: TuneArgs) -> ExitCode {
             let p = sigmoid(k, raw);
             // d/dw (r - p)^2 = -2 (r - p) p (1 - p) ln10 K/400 * scale * f
             let g = -2.0 * (s.result as f64 - p) * p * (1.0 - p) * ln10k * s.scale as f64;
-            for (gi, &f) in grad.iter_mut().zip(&s.features) {
-                *gi += g * f as f64;
+            for &(i, f) in &s.features {
+                grad[i as usize] += g * f as f64;
             }
         }
         for i in 0..w::COUNT {

@@ -165,6 +165,11 @@ pub fn eval_lines(pos: &Position, eval: &Evaluator, draw_scaling: bool) -> Vec<S
     let mut lines = vec![
         format!("Side to move: {} ({})", side.name(), side.fen_char()),
         format!("In check: {}", if pos.in_check() { "yes" } else { "no" }),
+        format!(
+            "Phase: {} of {} (middle-game weights {0}/{1}, end-game weights the rest)",
+            t.phase,
+            crate::search::eval::PHASE_MAX
+        ),
         "Term (centipawns, red minus black)".to_string(),
     ];
     for (name, value) in [

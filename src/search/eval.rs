@@ -5,8 +5,10 @@
 //! face-down piece over the pool it draws from plus a bonus for its square's role; mobility of
 //! chariots, horses and cannons; king safety (attackers near the king, an open file against it);
 //! and the no-capture counter pulling the score toward a draw as the 120-ply limit nears.
-//! Every term is computed for Red and for Black with mirrored squares, so the evaluation is
-//! symmetric by construction.
+//! Every weight has a middle-game and an end-game value; the evaluation blends the two sums by
+//! the game phase (the chariots, horses and cannons left on the board, face-down ones counted by
+//! the role they move as). Every term is computed for Red and for Black with mirrored squares,
+//! so the evaluation is symmetric by construction.
 
 use once_cell::sync::Lazy;
 
@@ -167,7 +169,32 @@ pub mod w {
     /// `SQUARE + role * 50 + file * 10 + rank`. A weight file may leave them out (0).
     pub const SQUARE: usize = CORE;
     pub const SQUARE_PER_ROLE: usize = 50;
-    pub const COUNT: usize = CORE + 7 * SQUARE_PER_ROLE;
+    /// The weights of one phase: the named terms and the square weights.
+    pub const PER_PHASE: usize = CORE + 7 * SQUARE_PER_ROLE;
+    /// The end-game weights (`eg_<name>`) follow the middle-game ones in the same order: the
+    /// end-game weight of index `i` is at `EG + i`. A weight file that leaves an end-game
+    /// weight out gives it the middle-game value.
+    pub const EG: usize = PER_PHASE;
+    pub const COUNT: usize = 2 * PER_PHASE;
+}
+
+/// The game phase of a position with all its chariots, horses and cannons (the middle game);
+/// 0 is a board without them (the end game).
+pub const PHASE_MAX: i32 = 32;
+
+/// The game phase of `pos`, 0 to [`PHASE_MAX`]: four per chariot and two per horse and cannon
+/// on the board, of either colour (a face-down piece counts as the role it moves as).
+#[inline]
+pub fn phase(pos: &Position) -> i32 {
+    let count =
+        |role: Role| (pos.pieces(Color::Red, role) | pos.pieces(Color::Black, role)).count() as i32;
+    (4 * count(Role::Rook) + 2 * (count(Role::Horse) + count(Role::Cannon))).min(PHASE_MAX)
+}
+
+/// Blends a middle-game and an end-game value by `phase`.
+#[inline(always)]
+fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
 /// The index of the square weight of `role` on `sq` for a piece of `color`.
@@ -180,7 +207,8 @@ fn square_index(color: Color, role: Role, sq: Square) -> usize {
 }
 
 /// Every weight name in index order: the named terms, then the square weights
-/// (`sq_<role>_<file from the centre>_<rank from the own back rank>`, e.g. `sq_horse_1_2`).
+/// (`sq_<role>_<file from the centre>_<rank from the own back rank>`, e.g. `sq_horse_1_2`), all
+/// of them for the middle game; then the same for the end game, named with `eg_` in front.
 static NAMES: Lazy<Vec<&'static str>> = Lazy::new(|| {
     let mut names: Vec<&'static str> = CORE_NAMES.to_vec();
     for role in Role::ALL {
@@ -191,6 +219,11 @@ static NAMES: Lazy<Vec<&'static str>> = Lazy::new(|| {
             }
         }
     }
+    let end_game: Vec<&'static str> = names
+        .iter()
+        .map(|n| &*Box::leak(format!("eg_{n}").into_boxed_str()))
+        .collect();
+    names.extend(end_game);
     names
 });
 
@@ -231,9 +264,9 @@ pub static JIEQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
         .expect("the built-in Jieqi weights name every weight")
 });
 
-/// The built-in weights of Xiangqi: the hand-set ones fitted by `jieqi tune` to Xiangqi
-/// self-play games in two rounds, the second with the square weights
-/// (`docs/weights/xiangqi-built-in.txt`; docs/strength.md, "Evaluation weights").
+/// The built-in weights of Xiangqi: the hand-set ones fitted by `jieqi tune` to Xiangqi games
+/// in three rounds, the second with the square weights, the third with end-game weights of
+/// their own (`docs/weights/xiangqi-built-in.txt`; docs/strength.md, "Evaluation weights").
 pub static XIANGQI_WEIGHTS: Lazy<Weights> = Lazy::new(|| {
     read_weights(
         None,
@@ -256,13 +289,13 @@ pub enum WeightsError {
 }
 
 /// Reads a weight file: `name value` per line (names of [`weight_names`]), `#` comments;
-/// missing names keep their hand-set value.
+/// missing names keep their hand-set value, missing end-game names the file's middle-game one.
 pub fn parse_weights(text: &str) -> Result<Weights, WeightsError> {
     read_weights(Some(&HANDSET_WEIGHTS), text)
 }
 
 /// Reads a weight file over `base`, or (`None`) one that must name every named term (square
-/// weights it leaves out are 0).
+/// weights it leaves out are 0). End-game weights it leaves out take the middle-game value.
 fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsError> {
     let mut out = base.cloned().unwrap_or(Weights([0; w::COUNT]));
     let mut named = [false; w::COUNT];
@@ -291,6 +324,12 @@ fn read_weights(base: Option<&Weights>, text: &str) -> Result<Weights, WeightsEr
     if base.is_none() {
         if let Some(i) = named[..w::CORE].iter().position(|&n| !n) {
             return Err(WeightsError::Missing(CORE_NAMES[i]));
+        }
+    }
+    // An end-game weight left out is the middle-game one.
+    for i in 0..w::PER_PHASE {
+        if !named[w::EG + i] {
+            out.0[w::EG + i] = out.0[i];
         }
     }
     Ok(out)
@@ -324,6 +363,8 @@ pub struct Terms {
     pub king_safety: i32,
     /// Final score from the side to move's view, after the no-capture scaling and tempo.
     pub total: i32,
+    /// The game phase the middle- and end-game sums were blended by ([`phase`]).
+    pub phase: i32,
 }
 
 /// Index of a non-king role within a six-weight group.
@@ -333,9 +374,9 @@ fn role_slot(role: Role) -> usize {
 }
 
 /// Value of a revealed piece kind with these weights (the variant picks the Xiangqi values or
-/// the Jieqi and Maniac ones).
+/// the Jieqi and Maniac ones), in the phase whose weights start at `at` (0 or [`w::EG`]).
 #[inline(always)]
-fn piece_value_in(weights: &Weights, variant: Variant, role: Role) -> i32 {
+fn piece_value_in(weights: &Weights, variant: Variant, role: Role, at: usize) -> i32 {
     if role == Role::King {
         return 0;
     }
@@ -343,16 +384,16 @@ fn piece_value_in(weights: &Weights, variant: Variant, role: Role) -> i32 {
         Variant::Xiangqi => w::VALUE_X,
         _ => w::VALUE_J,
     };
-    weights.0[base + role_slot(role)]
+    weights.0[at + base + role_slot(role)]
 }
 
-/// Value of a face-down piece's identity with these weights.
+/// Value of a face-down piece's identity with these weights, in the phase at `at`.
 #[inline(always)]
-fn hidden_identity_value(weights: &Weights, role: Role) -> i32 {
+fn hidden_identity_value(weights: &Weights, role: Role, at: usize) -> i32 {
     if role == Role::King {
         return 0;
     }
-    weights.0[w::HIDDEN_VALUE + role_slot(role)]
+    weights.0[at + w::HIDDEN_VALUE + role_slot(role)]
 }
 
 /// Ranks advanced from the owner's side: 0 on its back rank, 9 on the far one.
@@ -454,11 +495,11 @@ fn square_features(variant: Variant, p: Piece, sq: Square) -> Vec<(usize, i32)> 
     f
 }
 
-/// Square value of a revealed piece of `color` on `sq`.
-fn square_value(weights: &Weights, variant: Variant, p: Piece, sq: Square) -> i32 {
+/// Square value of a revealed piece of `color` on `sq`, in the phase at `at`.
+fn square_value(weights: &Weights, variant: Variant, p: Piece, sq: Square, at: usize) -> i32 {
     square_features(variant, p, sq)
         .iter()
-        .map(|&(i, v)| weights.0[i] * v)
+        .map(|&(i, v)| weights.0[at + i] * v)
         .sum()
 }
 
@@ -471,8 +512,8 @@ fn sign(color: Color) -> i32 {
 }
 
 /// Expected signed (Red-positive) value of a face-down piece drawing from the pool group of
-/// `controller`; 0 if the group is empty.
-fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color) -> i32 {
+/// `controller`, in the phase at `at`; 0 if the group is empty.
+fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color, at: usize) -> i32 {
     let variant = pos.variant();
     let mut sum = 0i64;
     let mut n = 0i64;
@@ -480,8 +521,8 @@ fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color) -> i
         if variant != Variant::Maniac && piece.color != controller {
             continue;
         }
-        sum +=
-            (sign(piece.color) * hidden_identity_value(weights, piece.role)) as i64 * count as i64;
+        sum += (sign(piece.color) * hidden_identity_value(weights, piece.role, at)) as i64
+            * count as i64;
         n += count as i64;
     }
     if n == 0 {
@@ -506,9 +547,16 @@ fn table_index(variant: Variant) -> usize {
 pub struct Evaluator {
     /// Weights by variant (`table_index`).
     weights: [Weights; 3],
-    /// Square values of revealed pieces, `[variant][piece index][square]`.
-    squares: Box<[[[i32; 90]; 14]; 3]>,
+    /// Square values of revealed pieces, `[variant][phase][piece index][square]` (phase 0 the
+    /// middle game, 1 the end game).
+    squares: Box<[SquareTables; 3]>,
+    /// Whether the variant's end-game weights differ from its middle-game ones (when they do
+    /// not, one sum is the evaluation, whatever the phase).
+    tapered: [bool; 3],
 }
+
+/// Square values of revealed pieces in the middle and the end game, `[phase][piece][square]`.
+type SquareTables = [[[i32; 90]; 14]; 2];
 
 static BUILT_IN: Lazy<Evaluator> = Lazy::new(|| Evaluator::new(None));
 
@@ -516,17 +564,27 @@ impl Evaluator {
     /// The evaluation with `weights` in every variant, or with the built-in weights of each.
     pub fn new(weights: Option<&Weights>) -> Evaluator {
         let weights = Variant::ALL.map(|v| weights.unwrap_or_else(|| built_in_weights(v)).clone());
-        let mut squares = Box::new([[[0i32; 90]; 14]; 3]);
+        let mut squares = Box::new([[[[0i32; 90]; 14]; 2]; 3]);
         for variant in Variant::ALL {
             let x = table_index(variant);
-            for i in 0..14 {
-                let p = Piece::from_index(i);
-                for sq in Square::all() {
-                    squares[x][i][sq.index()] = square_value(&weights[x], variant, p, sq);
+            for (half, at) in [0, w::EG].into_iter().enumerate() {
+                for i in 0..14 {
+                    let p = Piece::from_index(i);
+                    for sq in Square::all() {
+                        squares[x][half][i][sq.index()] =
+                            square_value(&weights[x], variant, p, sq, at);
+                    }
                 }
             }
         }
-        Evaluator { weights, squares }
+        let tapered = weights
+            .each_ref()
+            .map(|x| (0..w::PER_PHASE).any(|i| x.0[w::EG + i] != x.0[i]));
+        Evaluator {
+            weights,
+            squares,
+            tapered,
+        }
     }
 
     /// The evaluation with the built-in weights.
@@ -540,10 +598,11 @@ impl Evaluator {
         &self.weights[table_index(variant)]
     }
 
-    /// Value of a revealed piece kind in `variant`.
+    /// Value of a revealed piece kind in `variant` (its middle-game weight: the search orders
+    /// and prunes captures by it).
     #[inline(always)]
     pub fn piece_value(&self, variant: Variant, role: Role) -> i32 {
-        piece_value_in(self.weights(variant), variant, role)
+        piece_value_in(self.weights(variant), variant, role, 0)
     }
 
     /// The evaluation from the side to move's view, within `±EVAL_LIMIT`; `draw_scaling` pulls
@@ -558,29 +617,44 @@ impl Evaluator {
     /// The evaluation terms (see [`Evaluator::evaluate`] for `draw_scaling`).
     pub fn terms(&self, pos: &Position, draw_scaling: bool) -> Terms {
         let variant = pos.variant();
-        let wt = self.weights(variant);
-        terms_with(pos, wt, &self.squares[table_index(variant)], draw_scaling)
+        let x = table_index(variant);
+        terms_with(
+            pos,
+            &self.weights[x],
+            &self.squares[x],
+            self.tapered[x],
+            draw_scaling,
+        )
     }
 }
 
-/// The evaluation terms with weights `weights` and their square values `table`.
+/// The evaluation terms with weights `weights` and their square values `table`: each term is
+/// summed with the middle-game and the end-game weights, and the two sums are blended by the
+/// position's [`phase`]. Without `tapered` the two sets are equal and the middle-game sum is
+/// the evaluation.
 fn terms_with(
     pos: &Position,
     weights: &Weights,
-    table: &[[i32; 90]; 14],
+    table: &SquareTables,
+    tapered: bool,
     draw_scaling: bool,
 ) -> Terms {
     let variant = pos.variant();
     let occ = pos.occupied();
     let hidden = pos.hidden();
     let wt = &weights.0;
-    let mut t = Terms::default();
-    let mut hidden_value = [0i32; 2];
+    // The sums with the [middle-game, end-game] weights; only the first when not `tapered`.
+    let mut t = [Terms::default(); 2];
+    const AT: [usize; 2] = [0, w::EG];
+    let halves = if tapered { 2 } else { 1 };
+    let mut hidden_value = [[0i32; 2]; 2];
     if hidden.any() {
-        hidden_value = [
-            hidden_expectation(weights, pos, Color::Red),
-            hidden_expectation(weights, pos, Color::Black),
-        ];
+        for h in 0..halves {
+            hidden_value[h] = [
+                hidden_expectation(weights, pos, Color::Red, AT[h]),
+                hidden_expectation(weights, pos, Color::Black, AT[h]),
+            ];
+        }
     }
     for color in Color::ALL {
         let s = sign(color);
@@ -592,54 +666,85 @@ fn terms_with(
             }
             let revealed = pieces & !hidden;
             if revealed.any() {
-                t.material += s * piece_value_in(weights, variant, role) * revealed.count() as i32;
-                let squares = &table[Piece::new(color, role).index()];
-                for sq in revealed {
-                    t.squares += s * squares[sq.index()];
+                let n = revealed.count() as i32;
+                let index = Piece::new(color, role).index();
+                for h in 0..halves {
+                    t[h].material += s * piece_value_in(weights, variant, role, AT[h]) * n;
+                    let squares = &table[h][index];
+                    for sq in revealed {
+                        t[h].squares += s * squares[sq.index()];
+                    }
                 }
             }
             // Face-down pieces moving as `role` (their square's role).
             let face_down = pieces & hidden;
             if face_down.any() {
                 let n = face_down.count() as i32;
-                if role != Role::King {
-                    t.hidden += n * s * wt[w::HIDDEN_ROLE + role_slot(role)];
-                }
-                if pos.is_dealt() {
-                    for sq in face_down {
-                        if let Some(Occupant::Hidden {
-                            identity: Some(p), ..
-                        }) = pos.occupant(sq)
-                        {
-                            t.hidden += sign(p.color) * hidden_identity_value(weights, p.role);
-                        }
+                for h in 0..halves {
+                    if role != Role::King {
+                        t[h].hidden += n * s * wt[AT[h] + w::HIDDEN_ROLE + role_slot(role)];
                     }
-                } else {
-                    t.hidden += n * hidden_value[color.index()];
+                    if pos.is_dealt() {
+                        for sq in face_down {
+                            if let Some(Occupant::Hidden {
+                                identity: Some(p), ..
+                            }) = pos.occupant(sq)
+                            {
+                                t[h].hidden +=
+                                    sign(p.color) * hidden_identity_value(weights, p.role, AT[h]);
+                            }
+                        }
+                    } else {
+                        t[h].hidden += n * hidden_value[h][color.index()];
+                    }
                 }
             }
             if let Some(m) = mobility_slot(role) {
-                let weight = wt[w::MOBILITY + m];
-                for sq in pieces {
-                    t.mobility += s * weight * mobility(pos, role, sq, occ, ours);
+                let reach: i32 = pieces
+                    .into_iter()
+                    .map(|sq| mobility(pos, role, sq, occ, ours))
+                    .sum();
+                for h in 0..halves {
+                    t[h].mobility += s * wt[AT[h] + w::MOBILITY + m] * reach;
                 }
             }
         }
-        t.king_safety += s * king_safety(pos, color, occ, wt);
+        let c = king_safety_counts(pos, color, occ);
+        for h in 0..halves {
+            t[h].king_safety += s
+                * (0..6)
+                    .map(|i| c[i] * wt[AT[h] + w::KS_ROOK_OPEN + i])
+                    .sum::<i32>();
+        }
     }
-    let red_view = t.material + t.squares + t.hidden + t.mobility + t.king_safety;
-    let mut score = match pos.side_to_move() {
-        Color::Red => red_view,
-        Color::Black => -red_view,
+    let ph = phase(pos);
+    let score = |h: usize| {
+        let x = &t[h];
+        let red_view = x.material + x.squares + x.hidden + x.mobility + x.king_safety;
+        let own = match pos.side_to_move() {
+            Color::Red => red_view,
+            Color::Black => -red_view,
+        };
+        own + wt[AT[h] + w::TEMPO]
     };
-    score += wt[w::TEMPO];
+    // Untapered, the end-game sums are the middle-game ones.
+    let mix = |mg: i32, eg: i32| if tapered { blend(mg, eg, ph) } else { mg };
+    let mut score = mix(score(0), score(1));
     if scales_toward_draw(pos, draw_scaling) {
         let hm = pos.halfmove_clock() as i32;
         let limit = variant.no_capture_draw_plies() as i32;
         score = score * (limit - hm).max(0) / DRAW_SCALING_PLIES as i32;
     }
-    t.total = score;
-    t
+    let [mg, eg] = t;
+    Terms {
+        material: mix(mg.material, eg.material),
+        squares: mix(mg.squares, eg.squares),
+        hidden: mix(mg.hidden, eg.hidden),
+        mobility: mix(mg.mobility, eg.mobility),
+        king_safety: mix(mg.king_safety, eg.king_safety),
+        total: score,
+        phase: ph,
+    }
 }
 
 /// Over the last plies before the no-capture limit the evaluation (with `draw_scaling`) is
@@ -731,21 +836,29 @@ fn king_safety_counts(pos: &Position, color: Color, occ: Bitboard) -> [i32; 6] {
     c
 }
 
-/// King safety of `color` (the weights are penalties, so this is at most 0 by default).
-fn king_safety(pos: &Position, color: Color, occ: Bitboard, wt: &[i32; w::COUNT]) -> i32 {
-    let c = king_safety_counts(pos, color, occ);
-    (0..6).map(|i| c[i] * wt[w::KS_ROOK_OPEN + i]).sum()
+/// The features of `pos` from Red's point of view: the evaluation before the no-capture
+/// scaling and the clamp is `sum(weights[i] * features[i])` (the face-down expectation and the
+/// phase blend exactly, where the evaluation rounds them), with the tempo feature +1 when Red
+/// is to move and -1 when Black is. Each feature of one phase's weights appears twice: times
+/// the phase's share for the middle-game weight and times the rest for the end-game one. For
+/// the tuner.
+pub fn features(pos: &Position) -> [f64; w::COUNT] {
+    let f = phase_features(pos);
+    let mg = phase(pos) as f64 / PHASE_MAX as f64;
+    let mut out = [0f64; w::COUNT];
+    for i in 0..w::PER_PHASE {
+        out[i] = f[i] * mg;
+        out[w::EG + i] = f[i] * (1.0 - mg);
+    }
+    out
 }
 
-/// The features of `pos` from Red's point of view: the evaluation before the no-capture
-/// scaling and the clamp is `sum(weights[i] * features[i])` (the face-down expectation exactly,
-/// where the evaluation rounds it), with the tempo feature +1 when Red is to move and -1 when
-/// Black is. For the tuner.
-pub fn features(pos: &Position) -> [f64; w::COUNT] {
+/// The features of `pos` for one phase's weights (see [`features`]).
+fn phase_features(pos: &Position) -> [f64; w::PER_PHASE] {
     let variant = pos.variant();
     let occ = pos.occupied();
     let hidden = pos.hidden();
-    let mut f = [0f64; w::COUNT];
+    let mut f = [0f64; w::PER_PHASE];
     // Each controller's expected identity mix: per role, the signed share of the pool.
     let mut mix = [[0f64; 6]; 2];
     for controller in Color::ALL {
@@ -829,35 +942,50 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// The Red-view evaluation before the no-capture scaling and the clamp.
-    fn red_view(pos: &Position) -> i32 {
-        let t = Evaluator::built_in().terms(pos, false);
-        t.material
-            + t.squares
-            + t.hidden
-            + t.mobility
-            + t.king_safety
-            + sign(pos.side_to_move()) * built_in_weights(pos.variant()).0[w::TEMPO]
+    fn red_view(pos: &Position, evaluator: &Evaluator) -> i32 {
+        sign(pos.side_to_move()) * evaluator.terms(pos, false).total
     }
 
     #[test]
     fn the_evaluation_is_the_weighted_sum_of_its_features() {
         let mut rng = StdRng::seed_from_u64(7);
         let mut checked = 0;
+        let mut blended = 0;
         for variant in [Variant::Jieqi, Variant::Maniac, Variant::Xiangqi] {
+            // The built-in weights, and the same with end-game weights of their own.
+            let built_in = built_in_weights(variant).clone();
+            let mut tapered = built_in.clone();
+            for i in 0..w::PER_PHASE {
+                tapered.0[w::EG + i] = tapered.0[i] * 3 / 4 + (i as i32 % 7) - 3;
+            }
+            let evaluators = [
+                (built_in.clone(), Evaluator::new(Some(&built_in))),
+                (tapered.clone(), Evaluator::new(Some(&tapered))),
+            ];
             for _game in 0..40 {
                 let mut pos = Position::startpos(variant);
                 for _ply in 0..80 {
                     let f = features(&pos);
-                    let wt = &built_in_weights(variant).0;
-                    let sum: f64 = (0..w::COUNT).map(|i| f[i] * wt[i] as f64).sum();
-                    // The evaluation rounds each controller's expected face-down value down.
-                    let slack = pos.hidden().count() as f64 + 1e-6;
-                    let e = red_view(&pos) as f64;
-                    assert!(
-                        (sum - e).abs() <= slack,
-                        "{variant:?} {}: features {sum} vs evaluation {e}",
-                        pos.fen()
-                    );
+                    for (weights, evaluator) in &evaluators {
+                        let wt = &weights.0;
+                        let sum: f64 = (0..w::COUNT).map(|i| f[i] * wt[i] as f64).sum();
+                        // The evaluation rounds each controller's expected face-down value
+                        // down, and the phase blend toward zero.
+                        let slack = pos.hidden().count() as f64 + 1.0 + 1e-6;
+                        let e = red_view(&pos, evaluator) as f64;
+                        assert!(
+                            (sum - e).abs() <= slack,
+                            "{variant:?} {}: features {sum} vs evaluation {e}",
+                            pos.fen()
+                        );
+                    }
+                    let ph = phase(&pos);
+                    assert!((0..=PHASE_MAX).contains(&ph));
+                    if ph < PHASE_MAX {
+                        blended += 1;
+                        // End-game weights of their own change the evaluation off the full
+                        // middle game.
+                    }
                     checked += 1;
                     let moves = pos.legal_move_list();
                     if moves.is_empty() {
@@ -874,6 +1002,47 @@ mod tests {
             }
         }
         assert!(checked > 5000);
+        assert!(blended > 1000, "{blended} positions past the middle game");
+    }
+
+    #[test]
+    fn the_phase_blends_middle_and_end_game_weights() {
+        let start = Position::startpos(Variant::Xiangqi);
+        assert_eq!(phase(&start), PHASE_MAX);
+        assert_eq!(phase(&Position::startpos(Variant::Jieqi)), PHASE_MAX);
+        let xiangqi = |fen: &str| {
+            let setup = crate::core::fen::parse(fen).unwrap();
+            Position::from_setup(&setup, Variant::Xiangqi).unwrap().0
+        };
+        // A chariot and a horse each: 2 * 4 + 2 * 2 of 32.
+        let ending = xiangqi("3k5/9/9/9/4r4/9/2h6/9/4H4/R3K4 w - - 0 1");
+        assert_eq!(phase(&ending), 12);
+        // A heavier end-game chariot: the start (all middle game) evaluates as before, and so
+        // does an ending where both sides have a chariot (the change cancels).
+        let mut weights = built_in_weights(Variant::Xiangqi).clone();
+        let chariot = w::VALUE_X + role_slot(Role::Rook);
+        weights.0[w::EG + chariot] += 320;
+        let (a, b) = (
+            Evaluator::new(Some(built_in_weights(Variant::Xiangqi))),
+            Evaluator::new(Some(&weights)),
+        );
+        assert_eq!(a.evaluate(&start, false), b.evaluate(&start, false));
+        assert_eq!(a.evaluate(&ending, false), b.evaluate(&ending, false));
+        let lone = xiangqi("3k5/9/9/9/9/9/2h6/9/4H4/R3K4 w - - 0 1");
+        // Phase 8: Red's chariot and two horses; the end-game share is 24/32 of 320.
+        assert_eq!(phase(&lone), 8);
+        assert_eq!(
+            b.evaluate(&lone, false) - a.evaluate(&lone, false),
+            320 * 24 / 32
+        );
+        // A weight file that names no end-game weight gives each the middle-game value.
+        let read = parse_weights("value_x_pawn 77\n").unwrap();
+        assert_eq!(read.0[w::EG + w::VALUE_X + 5], 77);
+        let read = parse_weights("value_x_pawn 77\neg_value_x_pawn 120\n").unwrap();
+        assert_eq!(
+            (read.0[w::VALUE_X + 5], read.0[w::EG + w::VALUE_X + 5]),
+            (77, 120)
+        );
     }
 
     #[test]
@@ -883,13 +1052,19 @@ mod tests {
             weight_names().iter().all(|n| seen.insert(*n)),
             "unique names"
         );
-        assert_eq!((w::VALUE_X, w::TEMPO, w::CORE, w::COUNT), (6, 50, 57, 407));
+        assert_eq!(
+            (w::VALUE_X, w::TEMPO, w::CORE, w::PER_PHASE),
+            (6, 50, 57, 407)
+        );
+        assert_eq!((w::EG, w::COUNT), (407, 814));
+        assert_eq!(weight_names()[w::EG + w::TEMPO], "eg_tempo");
         // Square weights: mirrored files, ranks from the piece's own side.
         let (b2, h7) = (Square::parse("b2").unwrap(), Square::parse("h7").unwrap());
         let i = square_index(Color::Red, Role::Cannon, b2);
         assert_eq!(weight_names()[i], "sq_cannon_3_2");
         assert_eq!(square_index(Color::Black, Role::Cannon, h7), i);
-        assert_eq!(weight_names()[w::COUNT - 1], "sq_pawn_4_9");
+        assert_eq!(weight_names()[w::PER_PHASE - 1], "sq_pawn_4_9");
+        assert_eq!(weight_names()[w::COUNT - 1], "eg_sq_pawn_4_9");
         assert_eq!(weight_names()[w::KS_ROOK_OPEN + 5], "ks_near");
         let text = format_weights(&JIEQI_WEIGHTS);
         assert_eq!(parse_weights(&text).unwrap(), *JIEQI_WEIGHTS);
@@ -915,18 +1090,28 @@ mod tests {
         let differ: Vec<usize> = (0..w::COUNT)
             .filter(|&i| tuned.0[i] != JIEQI_WEIGHTS.0[i])
             .collect();
-        assert_eq!(differ, vec![w::ADVISOR_HOME, w::ELEPHANT_HOME]);
+        let (advisor, elephant) = (w::ADVISOR_HOME, w::ELEPHANT_HOME);
+        assert_eq!(
+            differ,
+            vec![advisor, elephant, w::EG + advisor, w::EG + elephant]
+        );
         assert_eq!(JIEQI_WEIGHTS.0[w::ADVISOR_HOME], 0);
         // The first fit is kept for comparison matches (`WeightsFile`).
         let first = read(include_str!("../../docs/weights/jieqi-tuned-1.txt"));
         assert_ne!(first, *JIEQI_WEIGHTS);
         assert_ne!(*HANDSET_WEIGHTS, *JIEQI_WEIGHTS);
-        // The first Xiangqi fit is kept for comparison matches too; the second gave the square
-        // weights values.
+        // The first two Xiangqi fits are kept for comparison matches too; the second gave the
+        // square weights values, the third (built in) the end-game weights their own.
         let xiangqi_1 = read(include_str!("../../docs/weights/xiangqi-fit-1.txt"));
+        let xiangqi_2 = read(include_str!("../../docs/weights/xiangqi-fit-2.txt"));
         assert_ne!(xiangqi_1, *XIANGQI_WEIGHTS);
-        assert!(xiangqi_1.0[w::SQUARE..].iter().all(|&v| v == 0));
-        assert!(XIANGQI_WEIGHTS.0[w::SQUARE..].iter().any(|&v| v != 0));
+        assert_ne!(xiangqi_2, *XIANGQI_WEIGHTS);
+        assert!(xiangqi_1.0[w::SQUARE..w::PER_PHASE].iter().all(|&v| v == 0));
+        assert!(xiangqi_1.0[w::EG + w::SQUARE..].iter().all(|&v| v == 0));
+        assert!(xiangqi_2.0[w::SQUARE..w::PER_PHASE].iter().any(|&v| v != 0));
+        let own_end_game = |x: &Weights| (0..w::PER_PHASE).any(|i| x.0[w::EG + i] != x.0[i]);
+        assert!(!own_end_game(&xiangqi_2) && !own_end_game(&JIEQI_WEIGHTS));
+        assert!(own_end_game(&XIANGQI_WEIGHTS));
         assert_eq!(built_in_weights(Variant::Maniac), &*HANDSET_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Xiangqi), &*XIANGQI_WEIGHTS);
         assert_eq!(built_in_weights(Variant::Jieqi), &*JIEQI_WEIGHTS);
@@ -937,6 +1122,7 @@ mod tests {
     #[test]
     fn the_xiangqi_fit_moves_only_xiangqi_weights() {
         let jieqi_only = |i: usize| {
+            let i = i % w::PER_PHASE;
             (w::VALUE_J..w::VALUE_J + 6).contains(&i)
                 || (w::HIDDEN_VALUE..w::HIDDEN_ROLE + 6).contains(&i)
                 || [w::PAWN_CROSSED_J, w::ADVISOR_HOME, w::ELEPHANT_HOME].contains(&i)
