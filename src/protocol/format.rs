@@ -167,7 +167,7 @@ pub fn eval_lines(pos: &Position, eval: &Evaluator, draw_scaling: bool) -> Vec<S
         format!("In check: {}", if pos.in_check() { "yes" } else { "no" }),
         format!(
             "Phase: {} of {} (middle-game weights {0}/{1}, end-game weights the rest)",
-            t.phase,
+            crate::search::eval::phase(pos),
             crate::search::eval::PHASE_MAX
         ),
         "Term (centipawns, red minus black)".to_string(),

@@ -363,8 +363,6 @@ pub struct Terms {
     pub king_safety: i32,
     /// Final score from the side to move's view, after the no-capture scaling and tempo.
     pub total: i32,
-    /// The game phase the middle- and end-game sums were blended by ([`phase`]).
-    pub phase: i32,
 }
 
 /// Index of a non-king role within a six-weight group.
@@ -717,7 +715,8 @@ fn terms_with(
                     .sum::<i32>();
         }
     }
-    let ph = phase(pos);
+    // Untapered, the middle-game sums alone are the evaluation (the full middle-game share).
+    let ph = if tapered { phase(pos) } else { PHASE_MAX };
     let score = |h: usize| {
         let x = &t[h];
         let red_view = x.material + x.squares + x.hidden + x.mobility + x.king_safety;
@@ -727,9 +726,7 @@ fn terms_with(
         };
         own + wt[AT[h] + w::TEMPO]
     };
-    // Untapered, the end-game sums are the middle-game ones.
-    let mix = |mg: i32, eg: i32| if tapered { blend(mg, eg, ph) } else { mg };
-    let mut score = mix(score(0), score(1));
+    let mut score = blend(score(0), score(1), ph);
     if scales_toward_draw(pos, draw_scaling) {
         let hm = pos.halfmove_clock() as i32;
         let limit = variant.no_capture_draw_plies() as i32;
@@ -737,13 +734,12 @@ fn terms_with(
     }
     let [mg, eg] = t;
     Terms {
-        material: mix(mg.material, eg.material),
-        squares: mix(mg.squares, eg.squares),
-        hidden: mix(mg.hidden, eg.hidden),
-        mobility: mix(mg.mobility, eg.mobility),
-        king_safety: mix(mg.king_safety, eg.king_safety),
+        material: blend(mg.material, eg.material, ph),
+        squares: blend(mg.squares, eg.squares, ph),
+        hidden: blend(mg.hidden, eg.hidden, ph),
+        mobility: blend(mg.mobility, eg.mobility, ph),
+        king_safety: blend(mg.king_safety, eg.king_safety, ph),
         total: score,
-        phase: ph,
     }
 }
 
