@@ -682,18 +682,21 @@ fn terms_with(
                     if role != Role::King {
                         t[h].hidden += n * s * wt[AT[h] + w::HIDDEN_ROLE + role_slot(role)];
                     }
-                    if pos.is_dealt() {
-                        for sq in face_down {
-                            if let Some(Occupant::Hidden {
-                                identity: Some(p), ..
-                            }) = pos.occupant(sq)
-                            {
+                    if !pos.is_dealt() {
+                        t[h].hidden += n * hidden_value[h][color.index()];
+                    }
+                }
+                if pos.is_dealt() {
+                    for sq in face_down {
+                        if let Some(Occupant::Hidden {
+                            identity: Some(p), ..
+                        }) = pos.occupant(sq)
+                        {
+                            for h in 0..halves {
                                 t[h].hidden +=
                                     sign(p.color) * hidden_identity_value(weights, p.role, AT[h]);
                             }
                         }
-                    } else {
-                        t[h].hidden += n * hidden_value[h][color.index()];
                     }
                 }
             }
