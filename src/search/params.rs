@@ -1,6 +1,6 @@
 //! The search's parameters: the settings that differ by variant (clock use, which chance-node
 //! shortcuts apply) and the numbers of its pruning and reductions, each with a name, its limits
-//! and its default in Jieqi and in the other variants.
+//! and its default in each variant.
 //!
 //! They belong to the engine's [`Options`](super::Options) (one [`SearchParams`] per variant, in
 //! [`VariantParams`]) and reach the search through its state, so two engines with different
@@ -25,17 +25,19 @@ pub struct ParamSpec {
     pub max: i64,
     /// Default in Jieqi.
     pub jieqi: i64,
-    /// Default in Maniac and Xiangqi.
-    pub other: i64,
+    /// Default in Maniac.
+    pub maniac: i64,
+    /// Default in Xiangqi.
+    pub xiangqi: i64,
 }
 
 impl ParamSpec {
     /// The default in `variant`.
     pub fn default_for(&self, variant: Variant) -> i64 {
-        if variant == Variant::Jieqi {
-            self.jieqi
-        } else {
-            self.other
+        match variant {
+            Variant::Jieqi => self.jieqi,
+            Variant::Maniac => self.maniac,
+            Variant::Xiangqi => self.xiangqi,
         }
     }
 }
@@ -78,11 +80,12 @@ impl ParamValue for u32 {
 }
 
 /// Declares [`SearchParams`] and [`PARAMS`] from one list: per parameter its doc comment, field
-/// name, type, defaults in Jieqi and elsewhere, and limits.
+/// name, type, defaults in Jieqi, Maniac and Xiangqi, and limits.
 macro_rules! search_params {
     ($(
         $(#[doc = $doc:literal])+
-        $field:ident: $ty:ty = jieqi $jieqi:literal, other $other:literal, range $min:literal..=$max:literal;
+        $field:ident: $ty:ty = jieqi $jieqi:literal, maniac $maniac:literal,
+            xiangqi $xiangqi:literal, range $min:literal..=$max:literal;
     )*) => {
         /// The search's parameters in one variant (see the module documentation).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +103,8 @@ macro_rules! search_params {
                 min: $min,
                 max: $max,
                 jieqi: $jieqi,
-                other: $other,
+                maniac: $maniac,
+                xiangqi: $xiangqi,
             },
         )*];
 
@@ -133,9 +137,12 @@ macro_rules! search_params {
 
             /// The defaults of `variant`.
             pub fn for_variant(variant: Variant) -> SearchParams {
-                let jieqi = variant == Variant::Jieqi;
                 SearchParams {
-                    $( $field: ParamValue::from_i64(if jieqi { $jieqi } else { $other }), )*
+                    $( $field: ParamValue::from_i64(match variant {
+                        Variant::Jieqi => $jieqi,
+                        Variant::Maniac => $maniac,
+                        Variant::Xiangqi => $xiangqi,
+                    }), )*
                 }
             }
         }
@@ -145,120 +152,120 @@ macro_rules! search_params {
 search_params! {
     /// Moves to go assumed when the clock does not say (`movestogo`): the soft time limit is
     /// the clock divided by this, plus three quarters of the increment.
-    moves_to_go: u32 = jieqi 30, other 28, range 1..=100;
+    moves_to_go: u32 = jieqi 30, maniac 16, xiangqi 28, range 1..=100;
     /// The hard time limit (where the search is stopped) in tenths of the soft one.
-    hard_limit_tenths: u32 = jieqi 25, other 40, range 10..=100;
+    hard_limit_tenths: u32 = jieqi 25, maniac 40, xiangqi 40, range 10..=100;
     /// Iteration timing under a clock: no new iteration when the last one's growth predicts it
     /// cannot end before the hard limit, and a move that beat the best one in an iteration cut
     /// short by time is played (off: only the soft limit, and only completed iterations count).
-    iteration_timing: bool = jieqi 1, other 0, range 0..=1;
+    iteration_timing: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
     /// At a chance node on the principal variation only the first outcome searched stays on it;
     /// the others are searched like nodes off it (off: every outcome of a PV chance node is a PV
     /// node).
-    pv_first_outcome: bool = jieqi 1, other 0, range 0..=1;
+    pv_first_outcome: bool = jieqi 1, maniac 1, xiangqi 0, range 0..=1;
     /// Probing chance nodes off the principal variation: one representative outcome searched to
     /// full depth, the others estimated from their evaluation or quiescence value.
-    probe: bool = jieqi 1, other 0, range 0..=1;
+    probe: bool = jieqi 1, maniac 1, xiangqi 0, range 0..=1;
     /// Chance nodes with at least this many flips above them on the searched line are not
     /// searched deeper: their value is the weighted mean of each identity's evaluation (or
     /// quiescence value where the piece lands attacked). 0: no limit.
-    full_depth_flips: u32 = jieqi 0, other 0, range 0..=64;
+    full_depth_flips: u32 = jieqi 0, maniac 1, xiangqi 0, range 0..=64;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
-    draw_scaling: bool = jieqi 0, other 1, range 0..=1;
+    draw_scaling: bool = jieqi 0, maniac 1, xiangqi 1, range 0..=1;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
     /// capture or flip, in the game or the search) is worth at least a draw to the side to move,
     /// which can go round the cycle again until the no-capture draw (off: searched like any
     /// other position). Without effect in the other variants, whose repetition rule decides.
-    repetition_floor: bool = jieqi 1, other 1, range 0..=1;
+    repetition_floor: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
     /// Futility pruning near the leaves (up to `futility_depth`): a move that takes nothing is
     /// skipped when the static evaluation plus this margin per ply of depth does not reach
     /// alpha.
-    futility_margin: i32 = jieqi 160, other 160, range 0..=2000;
+    futility_margin: i32 = jieqi 160, maniac 160, xiangqi 160, range 0..=2000;
     /// See `futility_margin`.
-    futility_depth: i32 = jieqi 2, other 2, range 0..=20;
+    futility_depth: i32 = jieqi 2, maniac 2, xiangqi 2, range 0..=20;
     /// History pruning (up to `pruning_depth`): a quiet move other than the first whose history
     /// is below minus this much per ply of depth is skipped (0: never).
-    history_pruning: i32 = jieqi 0, other 0, range 0..=100000;
+    history_pruning: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100000;
     /// Razoring (up to this depth; 0: never): a node off the PV whose static evaluation plus
     /// `razoring_margin` per ply of depth stays below alpha is given its quiescence value when
     /// that does not beat alpha either.
-    razoring_depth: i32 = jieqi 0, other 0, range 0..=20;
+    razoring_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=20;
     /// See `razoring_depth`.
-    razoring_margin: i32 = jieqi 250, other 250, range 0..=5000;
+    razoring_margin: i32 = jieqi 250, maniac 250, xiangqi 250, range 0..=5000;
     /// Reverse futility and late move pruning apply up to this depth.
-    pruning_depth: i32 = jieqi 3, other 3, range 0..=20;
+    pruning_depth: i32 = jieqi 3, maniac 3, xiangqi 3, range 0..=20;
     /// Reverse futility pruning (up to `pruning_depth`): a node off the PV whose static
     /// evaluation minus this margin per ply of depth still reaches beta returns the evaluation.
-    reverse_futility_margin: i32 = jieqi 110, other 110, range 0..=2000;
+    reverse_futility_margin: i32 = jieqi 110, maniac 110, xiangqi 110, range 0..=2000;
     /// Late move pruning (up to `pruning_depth`): moves that take nothing are skipped after
     /// this many moves plus `late_move_per_depth` per ply of depth plus
     /// `late_move_per_depth_squared` per square of the depth.
-    late_move_base: i32 = jieqi 6, other 6, range 0..=100;
+    late_move_base: i32 = jieqi 6, maniac 6, xiangqi 6, range 0..=100;
     /// See `late_move_base`.
-    late_move_per_depth: i32 = jieqi 4, other 4, range 0..=100;
+    late_move_per_depth: i32 = jieqi 4, maniac 4, xiangqi 4, range 0..=100;
     /// See `late_move_base`.
-    late_move_per_depth_squared: i32 = jieqi 0, other 0, range 0..=100;
+    late_move_per_depth_squared: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
     /// Null-move pruning: the null move is searched this many plies shallower, plus one ply per
     /// `null_move_depth_divisor` plies of depth, plus one per `null_move_eval_divisor`
     /// centipawns the static evaluation stands above beta (at most 3; 0: not at all).
-    null_move_reduction: i32 = jieqi 3, other 3, range 1..=10;
+    null_move_reduction: i32 = jieqi 3, maniac 3, xiangqi 3, range 1..=10;
     /// See `null_move_reduction`.
-    null_move_depth_divisor: i32 = jieqi 5, other 5, range 1..=100;
+    null_move_depth_divisor: i32 = jieqi 5, maniac 5, xiangqi 5, range 1..=100;
     /// See `null_move_reduction`.
-    null_move_eval_divisor: i32 = jieqi 0, other 0, range 0..=10000;
+    null_move_eval_divisor: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10000;
     /// Late move reductions: a late quiet move is reduced by ln(depth) ln(move number) divided
     /// by this many hundredths (rounded).
-    lmr_divisor_hundredths: i32 = jieqi 220, other 220, range 50..=1000;
+    lmr_divisor_hundredths: i32 = jieqi 220, maniac 220, xiangqi 220, range 50..=1000;
     /// Late move reductions off the PV start with the move of this index (0-based; on the PV
     /// always with the fourth).
-    lmr_first_move: i32 = jieqi 3, other 3, range 1..=64;
+    lmr_first_move: i32 = jieqi 3, maniac 3, xiangqi 3, range 1..=64;
     /// Late move reductions: this many plies more at a node expected to fail high.
-    lmr_cut_node: i32 = jieqi 0, other 0, range 0..=10;
+    lmr_cut_node: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10;
     /// Late move reductions: this many plies more where the static evaluation is not above the
     /// one two plies earlier.
-    lmr_not_improving: i32 = jieqi 0, other 0, range 0..=10;
+    lmr_not_improving: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10;
     /// Late move reductions: a flip is reduced this many plies less than another quiet move.
-    lmr_flip_less: i32 = jieqi 1, other 1, range 0..=10;
+    lmr_flip_less: i32 = jieqi 1, maniac 1, xiangqi 1, range 0..=10;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
-    lmr_history_divisor: i32 = jieqi 0, other 0, range 0..=100000;
+    lmr_history_divisor: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100000;
     /// Continuation history: quiet moves are ordered (and, with `lmr_history_divisor`,
     /// reduced) also by how often the same piece going to the same point cut right after the
     /// move one ply earlier and after the move two plies earlier.
-    continuation_history: bool = jieqi 1, other 1, range 0..=1;
+    continuation_history: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
     /// Internal iterative reduction: a node from this depth on whose position the table holds
     /// no move for is searched one ply shallower (0: never).
-    iir_depth: i32 = jieqi 4, other 4, range 0..=64;
+    iir_depth: i32 = jieqi 4, maniac 4, xiangqi 4, range 0..=64;
     /// Singular extensions from this depth on (0: off): the table's move is searched one ply
     /// deeper when every other move, searched at half depth, fails below its stored score less
     /// `singular_margin` per ply of depth; when that lowered score is still at least beta,
     /// the node cuts.
-    singular_depth: i32 = jieqi 0, other 0, range 0..=64;
+    singular_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// See `singular_depth`.
-    singular_margin: i32 = jieqi 2, other 2, range 0..=1000;
+    singular_margin: i32 = jieqi 2, maniac 2, xiangqi 2, range 0..=1000;
     /// Move ordering: a capture of a revealed piece by a piece worth more than it plus
     /// `bad_capture_margin`, on a point the opponent attacks, is tried after the quiet moves
     /// (off: every capture before them).
-    bad_captures_last: bool = jieqi 0, other 0, range 0..=1;
+    bad_captures_last: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// The history tables (quiet and continuation history) carry over from one search to the
     /// next of the same game, until `ucinewgame` or `Clear Hash` (off: each search starts
     /// with empty tables).
-    keep_history: bool = jieqi 1, other 1, range 0..=1;
+    keep_history: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
-    check_extension_everywhere: bool = jieqi 0, other 0, range 0..=1;
+    check_extension_everywhere: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
-    outcome_margin: i32 = jieqi 80, other 80, range 0..=1000;
+    outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
     /// Half-width, in centipawns, of the first aspiration window around the last iteration's
     /// score (it doubles on each failure).
-    aspiration_window: i32 = jieqi 30, other 30, range 1..=1000;
+    aspiration_window: i32 = jieqi 30, maniac 30, xiangqi 30, range 1..=1000;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
-    delta_margin: i32 = jieqi 150, other 150, range 0..=2000;
+    delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
     /// Quiescence skips a capture onto a defended point whose attacker is worth more than the
     /// victim plus this margin.
-    bad_capture_margin: i32 = jieqi 50, other 50, range 0..=2000;
+    bad_capture_margin: i32 = jieqi 50, maniac 50, xiangqi 50, range 0..=2000;
 }
 
 impl Default for SearchParams {
@@ -337,12 +344,25 @@ mod tests {
         let mut all = VariantParams::default();
         use Variant::{Jieqi, Maniac, Xiangqi};
         let j = *all.get(Jieqi);
+        let m = *all.get(Maniac);
         let x = *all.get(Xiangqi);
         assert_eq!((j.moves_to_go, j.hard_limit_tenths), (30, 25));
+        assert_eq!((m.moves_to_go, m.hard_limit_tenths), (16, 40));
         assert_eq!((x.moves_to_go, x.hard_limit_tenths), (28, 40));
         assert!(j.iteration_timing && j.pv_first_outcome && j.probe && !j.draw_scaling);
+        assert!(!m.iteration_timing && m.pv_first_outcome && m.probe && m.draw_scaling);
         assert!(!x.iteration_timing && !x.pv_first_outcome && !x.probe && x.draw_scaling);
-        assert_eq!(all.get(Maniac), &x);
+        assert_eq!(
+            (j.full_depth_flips, m.full_depth_flips, x.full_depth_flips),
+            (0, 1, 0)
+        );
+        // Apart from these, Maniac and Xiangqi share their defaults.
+        let mut mx = m;
+        mx.moves_to_go = x.moves_to_go;
+        mx.pv_first_outcome = x.pv_first_outcome;
+        mx.probe = x.probe;
+        mx.full_depth_flips = x.full_depth_flips;
+        assert_eq!(mx, x);
         let i = find("MOVES_TO_GO").unwrap();
         all.set(i, 40).unwrap();
         assert!(Variant::ALL.iter().all(|&v| all.get(v).moves_to_go == 40));
