@@ -374,7 +374,11 @@ impl<'a> Searcher<'a> {
         }
         let Node { alpha, beta, .. } = node;
         let limit = self.shared.params.full_depth_flips;
-        if limit > 0 && !self.shared.pure && self.flips >= limit && !learning {
+        let near_root = {
+            let d = self.shared.params.full_flip_depth;
+            d > 0 && node.depth >= d
+        };
+        if limit > 0 && !self.shared.pure && self.flips >= limit && !learning && !near_root {
             return self.cheap_mean(&flip, &outcomes, node);
         }
         if !node.pv
@@ -573,7 +577,8 @@ mod tests {
     }
 
     /// Past `full_depth_flips` flips on the line, a flip is not searched deeper: its value and
-    /// the nodes spent on it are the same at every depth. Above the limit the depth counts
+    /// the nodes spent on it are the same at every depth, unless `full_flip_depth` exempts the
+    /// depths from it on. Above the limit the depth counts
     /// (83 of the 89 flips here cost more at depth 3 than at depth 1; pruning cuts the others).
     #[test]
     fn flips_past_the_limit_are_valued_without_searching_deeper() {
@@ -594,6 +599,13 @@ mod tests {
                 assert_eq!(shallow, deep, "{} {mv}", pos.fen());
                 assert!(!is_mate_score(deep.0));
                 checked += 1;
+                // With `full_flip_depth` the limit holds only below that depth.
+                let near_root = SearchParams {
+                    full_flip_depth: 3,
+                    ..params
+                };
+                assert_eq!(flip_search(&pos, mv, 2, near_root, 2), shallow);
+                assert!(flip_search(&pos, mv, 3, near_root, 2).1 > shallow.1);
                 let above = (
                     flip_search(&pos, mv, 1, params, 1).1,
                     flip_search(&pos, mv, 3, params, 1).1,

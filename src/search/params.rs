@@ -170,6 +170,10 @@ search_params! {
     /// searched deeper: their value is the weighted mean of each identity's evaluation (or
     /// quiescence value where the piece lands attacked). 0: no limit.
     full_depth_flips: u32 = jieqi 0, maniac 1, xiangqi 0, range 0..=64;
+    /// A chance node with at least this many plies left to search is searched deeper whatever
+    /// `full_depth_flips` says, so the limit applies near the leaves only (0: the flips above
+    /// decide alone).
+    full_flip_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     draw_scaling: bool = jieqi 0, maniac 1, xiangqi 1, range 0..=1;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
