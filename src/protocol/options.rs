@@ -282,7 +282,7 @@ pub const OPTIONS: &[OptionSpec] = &[
 const LIST_TUNING: bool = cfg!(feature = "tuning");
 
 /// The tuning options: `WeightsFile`, then `Param_<name>` for every search parameter (listed
-/// with its Jieqi default; where Maniac and Xiangqi differ, their default applies there until
+/// with its Jieqi default; where Maniac's or Xiangqi's default differs, it applies there until
 /// the option is set, and a value set applies to every variant).
 pub const TUNING_OPTIONS: [OptionSpec; PARAMS.len() + 1] = {
     let mut rows = [OptionSpec {
