@@ -373,11 +373,11 @@ impl<'a> Searcher<'a> {
             return self.outcome_value(&flip, piece, node);
         }
         let Node { alpha, beta, .. } = node;
-        let limit = self.shared.params.full_depth_flips;
-        let near_root = {
-            let d = self.shared.params.full_flip_depth;
-            d > 0 && node.depth >= d
-        };
+        let (limit, exempt) = (
+            self.shared.params.full_depth_flips,
+            self.shared.params.full_flip_depth,
+        );
+        let near_root = exempt > 0 && node.depth >= exempt;
         if limit > 0 && !self.shared.pure && self.flips >= limit && !learning && !near_root {
             return self.cheap_mean(&flip, &outcomes, node);
         }
