@@ -94,6 +94,65 @@ fn the_last_scored_line_is_the_result_and_wdl_is_shown() {
     assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }
 
+/// The score of an `info` line in centipawns (these positions have no mates).
+fn cp(line: &str) -> i64 {
+    field(line, "cp")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no cp in {line}"))
+}
+
+#[test]
+fn multipv_lines_stay_in_order_of_score() {
+    // Jieqi openings where, at depth 3, a later line scores above an earlier one of the same
+    // iteration (the earlier line's search judged its move by probing): the lines are reordered
+    // and reported again, and line 1 is the move played.
+    let positions = [
+        "a3a4N a6a5p c3c4R",
+        "a3a4N a6a5p c3c4R a5a4 c0e2A",
+        "a3a4P e6e5c c0e2P i6i5p e3e4C",
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name MultiPV value 3");
+    let mut reordered = 0;
+    for moves in positions {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 3");
+        let lines = e.until("bestmove ");
+        let played = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        // The iterations' reports, without the final line that repeats line 1 (the result).
+        let reports = &lines[..lines.len() - 2];
+        // The latest report of each line, per depth; a line reported again after a later one
+        // of the same depth means the lines were reordered.
+        for depth in 1..=3u64 {
+            let mut latest: Vec<Option<&String>> = vec![None; 3];
+            let mut highest = 0;
+            for l in reports.iter().filter(|l| {
+                l.starts_with("info depth ") && num(l, "depth") == depth && l.contains(" pv ")
+            }) {
+                let k = num(l, "multipv") as usize;
+                if k < highest {
+                    reordered += 1;
+                }
+                highest = highest.max(k);
+                latest[k - 1] = Some(l);
+            }
+            let latest: Vec<&String> = latest.into_iter().flatten().collect();
+            assert_eq!(latest.len(), 3, "{moves}, depth {depth}: {lines:?}");
+            for w in latest.windows(2) {
+                assert!(cp(w[0]) >= cp(w[1]), "{moves}, depth {depth}: {w:?}");
+            }
+            if depth == 3 {
+                assert_eq!(field(latest[0], "pv"), Some(played), "{moves}: {lines:?}");
+            }
+        }
+    }
+    // Not vacuous: the positions were chosen because their lines do get reordered (should a
+    // change of the search stop that, choose others).
+    assert!(reordered > 0, "no position reordered its lines");
+}
+
 #[test]
 fn go_after_a_refused_position_answers_none() {
     let mut e = Engine::start();

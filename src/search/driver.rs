@@ -369,20 +369,28 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
                 break;
             }
             rms[line..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            // A line can score above an earlier one of the same iteration: the earlier line's
+            // search judged this move by an estimate (probing), its own line values it in full.
+            // The lines stay ordered by score, and those searched so far are reported again.
+            let reordered = line > 0 && rms[line].score > rms[line - 1].score;
+            if reordered {
+                rms[..=line].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
             if main {
                 s.flush_nodes();
-                let r = &rms[line];
-                let pv = r.pv.clone();
-                let info = make_info(
-                    shared,
-                    depth,
-                    s.seldepth,
-                    line + 1,
-                    r.score,
-                    Bound::Exact,
-                    pv,
-                );
-                (job.report)(Report::Info(info));
+                let first = if reordered { 0 } else { line };
+                for (k, r) in rms.iter().enumerate().take(line + 1).skip(first) {
+                    let info = make_info(
+                        shared,
+                        depth,
+                        s.seldepth,
+                        k + 1,
+                        r.score,
+                        Bound::Exact,
+                        r.pv.clone(),
+                    );
+                    (job.report)(Report::Info(info));
+                }
             }
         }
         if s.stopped {
