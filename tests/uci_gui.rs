@@ -104,7 +104,7 @@ fn cp(line: &str) -> i64 {
 #[test]
 fn multipv_lines_stay_in_order_of_score() {
     // Jieqi openings where, at depth 3, a later line scores above an earlier one of the same
-    // iteration (the earlier line's search judged its move by probing): the lines are reordered
+    // iteration (the earlier line's search saw its move only in part): the lines are reordered
     // and reported again, and line 1 is the move played.
     let positions = [
         "a3a4N a6a5p c3c4R",

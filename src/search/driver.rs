@@ -370,8 +370,9 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
             }
             rms[line..].sort_by_key(|r| std::cmp::Reverse(r.score));
             // A line can score above an earlier one of the same iteration: the earlier line's
-            // search judged this move by an estimate (probing), its own line values it in full.
-            // The lines stay ordered by score, and those searched so far are reported again.
+            // search saw this move only through a null window, reduced, pruned or probed, where
+            // its own line searches it in full. The lines stay ordered by score, and those
+            // searched so far are reported again.
             let reordered = line > 0 && rms[line].score > rms[line - 1].score;
             if reordered {
                 rms[..=line].sort_by_key(|r| std::cmp::Reverse(r.score));
