@@ -154,6 +154,70 @@ fn multipv_lines_stay_in_order_of_score() {
 }
 
 #[test]
+fn multipv_search_stopped_after_line_one_plays_line_one() {
+    // With MultiPV 3, a search stopped (here by `go nodes`) after line 1 of an iteration has
+    // finished, while a later line of it is searched, plays line 1's move at the new depth: that
+    // line searched every root move. The stopping points are found from a `go depth` run of the
+    // same position in another process (one thread: the same nodes, the same reports).
+    let positions = [
+        "a3a4N a6a5b c3c4R c9e7n g3g4B e6e5c c0e2B i6i5a",
+        "a3a4C b9a7p i3i4R g9i7r a4e4",
+        "a3a4C b9a7p i3i4R g9i7r a4e4 d9e8b i4h4 h7h2a g3g4A h2g1 g0e2N c6c5c",
+    ];
+    let mut changed = 0;
+    for moves in positions {
+        let mut e = Engine::start();
+        e.send("setoption name MultiPV value 3");
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 3");
+        let lines = e.until("bestmove ");
+        // The iterations' reports (without the final line that repeats the result).
+        let reports: Vec<&String> = lines[..lines.len() - 2]
+            .iter()
+            .filter(|l| l.starts_with("info depth ") && l.contains(" pv "))
+            .collect();
+        for (i, r) in reports.iter().enumerate() {
+            let depth = num(r, "depth");
+            let first_of_depth = i == 0 || num(reports[i - 1], "depth") != depth;
+            if !first_of_depth || depth < 2 || num(r, "multipv") != 1 {
+                continue;
+            }
+            // Line 1 of this iteration has finished; stop halfway to the next report of it.
+            let Some(next) = reports.get(i + 1).filter(|n| num(n, "depth") == depth) else {
+                continue;
+            };
+            let (from, to) = (num(r, "nodes"), num(next, "nodes"));
+            if to < from + 2048 {
+                continue; // too close for the node limit's granularity
+            }
+            let line1 = field(r, "pv").unwrap();
+            let before = reports[..i]
+                .iter()
+                .rev()
+                .find(|l| num(l, "multipv") == 1)
+                .and_then(|l| field(l, "pv"))
+                .unwrap();
+            if line1 != before {
+                changed += 1;
+            }
+            let mut f = Engine::start();
+            f.send("setoption name MultiPV value 3");
+            f.send(&format!("position startpos moves {moves}"));
+            f.send(&format!("go nodes {}", (from + to) / 2));
+            let stopped = f.until("bestmove ");
+            let played = stopped.last().unwrap().split_whitespace().nth(1).unwrap();
+            assert_eq!(played, line1, "{moves}, stopped in depth {depth}: {stopped:?}");
+            let last = check_final_line(&stopped);
+            assert_eq!(num(&last, "depth"), depth, "{last}");
+            assert!(!last.contains("lowerbound"), "{last}");
+        }
+    }
+    // Not vacuous: in these positions line 1's move at some depth differs from the one before
+    // (should a change of the search stop that, choose others).
+    assert!(changed > 0, "no position changed its move from one depth to the next");
+}
+
+#[test]
 fn go_after_a_refused_position_answers_none() {
     let mut e = Engine::start();
     let refused = [

@@ -363,11 +363,13 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
             r.prev_score = r.score;
             r.score = -INF;
         }
+        let mut lines_done = 0;
         for line in 0..multipv {
             search_line(s, pos, &mut rms, line, depth);
             if s.stopped {
                 break;
             }
+            lines_done = line + 1;
             rms[line..].sort_by_key(|r| std::cmp::Reverse(r.score));
             // A line can score above an earlier one of the same iteration: the earlier line's
             // search saw this move only through a null window, reduced, pruned or probed, where
@@ -395,6 +397,12 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
             }
         }
         if s.stopped {
+            if lines_done > 0 {
+                // Stopped after the first line of the iteration (MultiPV): that line searched
+                // every root move at this depth, so its move is played.
+                best = outcome_of(pos, &rms[0], depth);
+                break;
+            }
             if clock.timing && main && multipv == 1 && best.depth > 0 {
                 // The iteration was cut short: a move that beat the first one searched (the last
                 // best) in it is played; its score is at least that of the last best's.
@@ -406,13 +414,7 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
             }
             break;
         }
-        let top = &rms[0];
-        best = Outcome {
-            best: Some(top.mv),
-            ponder: ponder_move(pos, top),
-            score: top.score,
-            depth,
-        };
+        best = outcome_of(pos, &rms[0], depth);
         if !main {
             continue;
         }
@@ -422,7 +424,7 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
                 break;
             }
         }
-        if is_mate_score(top.score) && depth as i32 >= 2 * (MATE - top.score.abs()) + 4 {
+        if is_mate_score(best.score) && depth as i32 >= 2 * (MATE - best.score.abs()) + 4 {
             break;
         }
     }
@@ -451,6 +453,16 @@ fn answer_unfinished(s: &mut Searcher, job: Job, rms: &[RootMove], best: &mut Ou
     let pv = best.best.into_iter().collect();
     let info = make_info(job.shared, 1, s.seldepth, 1, score, Bound::Lower, pv);
     (job.report)(Report::Info(info));
+}
+
+/// The result of a search whose best line at `depth` is `top`.
+fn outcome_of(pos: &Position, top: &RootMove, depth: u32) -> Outcome {
+    Outcome {
+        best: Some(top.mv),
+        ponder: ponder_move(pos, top),
+        score: top.score,
+        depth,
+    }
 }
 
 /// In an iteration cut short: the best-scored move that beat the first one searched (the best
