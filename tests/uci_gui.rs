@@ -206,7 +206,10 @@ fn multipv_search_stopped_after_line_one_plays_line_one() {
             f.send(&format!("go nodes {}", (from + to) / 2));
             let stopped = f.until("bestmove ");
             let played = stopped.last().unwrap().split_whitespace().nth(1).unwrap();
-            assert_eq!(played, line1, "{moves}, stopped in depth {depth}: {stopped:?}");
+            assert_eq!(
+                played, line1,
+                "{moves}, stopped in depth {depth}: {stopped:?}"
+            );
             let last = check_final_line(&stopped);
             assert_eq!(num(&last, "depth"), depth, "{last}");
             assert!(!last.contains("lowerbound"), "{last}");
@@ -214,7 +217,10 @@ fn multipv_search_stopped_after_line_one_plays_line_one() {
     }
     // Not vacuous: in these positions line 1's move at some depth differs from the one before
     // (should a change of the search stop that, choose others).
-    assert!(changed > 0, "no position changed its move from one depth to the next");
+    assert!(
+        changed > 0,
+        "no position changed its move from one depth to the next"
+    );
 }
 
 #[test]
