@@ -403,7 +403,8 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
                 best = outcome_of(pos, &rms[0], depth);
                 break;
             }
-            if clock.timing && main && multipv == 1 && best.depth > 0 {
+            let cut_move = clock.timing || shared.params.cut_iteration_move;
+            if cut_move && main && multipv == 1 && best.depth > 0 {
                 // The iteration was cut short: a move that beat the first one searched (the last
                 // best) in it is played; its score is at least that of the last best's.
                 if let Some(r) = better_in_cut_iteration(&rms) {

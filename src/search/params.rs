@@ -159,6 +159,9 @@ search_params! {
     /// cannot end before the hard limit, and a move that beat the best one in an iteration cut
     /// short by time is played (off: only the soft limit, and only completed iterations count).
     iteration_timing: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    /// A move that beat the best one in an iteration cut short (by the clock, `stop` or a node
+    /// limit) is played without iteration timing too (iteration timing always plays it).
+    cut_iteration_move: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// At a chance node on the principal variation only the first outcome searched stays on it;
     /// the others are searched like nodes off it (off: every outcome of a PV chance node is a PV
     /// node).
