@@ -359,6 +359,7 @@ mod tests {
         assert!(j.iteration_timing && j.pv_first_outcome && j.probe && !j.draw_scaling);
         assert!(!m.iteration_timing && m.pv_first_outcome && m.probe && m.draw_scaling);
         assert!(!x.iteration_timing && !x.pv_first_outcome && !x.probe && x.draw_scaling);
+        assert!(!j.cut_iteration_move && !m.cut_iteration_move && !x.cut_iteration_move);
         assert_eq!(
             (j.full_depth_flips, m.full_depth_flips, x.full_depth_flips),
             (0, 1, 0)
