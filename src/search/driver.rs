@@ -403,7 +403,11 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
                 best = outcome_of(pos, &rms[0], depth);
                 break;
             }
-            let cut_move = clock.timing || shared.params.cut_iteration_move;
+            let cut_move = match shared.params.cut_iteration_move {
+                0 => false,
+                1 => clock.timing,
+                _ => true,
+            };
             if cut_move && main && multipv == 1 && best.depth > 0 {
                 // The iteration was cut short: a move that beat the first one searched (the last
                 // best) in it is played; its score is at least that of the last best's.

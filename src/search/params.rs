@@ -156,12 +156,12 @@ search_params! {
     /// The hard time limit (where the search is stopped) in tenths of the soft one.
     hard_limit_tenths: u32 = jieqi 25, maniac 40, xiangqi 40, range 10..=100;
     /// Iteration timing under a clock: no new iteration when the last one's growth predicts it
-    /// cannot end before the hard limit, and a move that beat the best one in an iteration cut
-    /// short by time is played (off: only the soft limit, and only completed iterations count).
+    /// cannot end before the hard limit (off: only the soft limit stops deepening).
     iteration_timing: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
-    /// A move that beat the best one in an iteration cut short (by the clock, `stop` or a node
-    /// limit) is played without iteration timing too (iteration timing always plays it).
-    cut_iteration_move: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// When a move that beat the best one in an iteration cut short (by the clock, `stop` or a
+    /// node limit) is played: 0 never (only completed iterations count), 1 with iteration
+    /// timing, 2 always.
+    cut_iteration_move: u32 = jieqi 1, maniac 1, xiangqi 1, range 0..=2;
     /// At a chance node on the principal variation only the first outcome searched stays on it;
     /// the others are searched like nodes off it (off: every outcome of a PV chance node is a PV
     /// node).
@@ -359,7 +359,14 @@ mod tests {
         assert!(j.iteration_timing && j.pv_first_outcome && j.probe && !j.draw_scaling);
         assert!(!m.iteration_timing && m.pv_first_outcome && m.probe && m.draw_scaling);
         assert!(!x.iteration_timing && !x.pv_first_outcome && !x.probe && x.draw_scaling);
-        assert!(!j.cut_iteration_move && !m.cut_iteration_move && !x.cut_iteration_move);
+        assert_eq!(
+            (
+                j.cut_iteration_move,
+                m.cut_iteration_move,
+                x.cut_iteration_move
+            ),
+            (1, 1, 1)
+        );
         assert_eq!(
             (j.full_depth_flips, m.full_depth_flips, x.full_depth_flips),
             (0, 1, 0)
