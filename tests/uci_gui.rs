@@ -164,11 +164,16 @@ fn multipv_search_stopped_after_line_one_plays_line_one() {
         "a3a4C b9a7p i3i4R g9i7r a4e4",
         "a3a4C b9a7p i3i4R g9i7r a4e4 d9e8b i4h4 h7h2a g3g4A h2g1 g0e2N c6c5c",
     ];
-    let mut changed = 0;
-    for moves in positions {
+    // A fresh engine with MultiPV 3 at the position after `moves`.
+    let at = |moves: &str| {
         let mut e = Engine::start();
         e.send("setoption name MultiPV value 3");
         e.send(&format!("position startpos moves {moves}"));
+        e
+    };
+    let mut changed = 0;
+    for moves in positions {
+        let mut e = at(moves);
         e.send("go depth 3");
         let lines = e.until("bestmove ");
         // The iterations' reports (without the final line that repeats the result).
@@ -182,7 +187,7 @@ fn multipv_search_stopped_after_line_one_plays_line_one() {
             if !first_of_depth || depth < 2 || num(r, "multipv") != 1 {
                 continue;
             }
-            // Line 1 of this iteration has finished; stop halfway to the next report of it.
+            // Line 1 of this iteration has finished; stop halfway to the iteration's next report.
             let Some(next) = reports.get(i + 1).filter(|n| num(n, "depth") == depth) else {
                 continue;
             };
@@ -200,9 +205,7 @@ fn multipv_search_stopped_after_line_one_plays_line_one() {
             if line1 != before {
                 changed += 1;
             }
-            let mut f = Engine::start();
-            f.send("setoption name MultiPV value 3");
-            f.send(&format!("position startpos moves {moves}"));
+            let mut f = at(moves);
             f.send(&format!("go nodes {}", (from + to) / 2));
             let stopped = f.until("bestmove ");
             let played = stopped.last().unwrap().split_whitespace().nth(1).unwrap();
