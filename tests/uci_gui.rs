@@ -107,9 +107,9 @@ fn multipv_lines_stay_in_order_of_score() {
     // iteration (the earlier line's search saw its move only in part): the lines are reordered
     // and reported again, and line 1 is the move played.
     let positions = [
-        "a3a4N a6a5p c3c4R",
-        "a3a4N a6a5p c3c4R a5a4 c0e2A",
-        "a3a4P e6e5c c0e2P i6i5p e3e4C",
+        "a3a4R e6e5r a4e4",
+        "a3a4R e6e5r a4e4 e5e4 e3e4P",
+        "a3a4N a6a5p e3e4B",
     ];
     let mut e = Engine::start();
     e.send("uci");

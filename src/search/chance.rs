@@ -16,74 +16,93 @@ use crate::core::{Move, Outcomes, Piece, Position};
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
 use super::eval::EVAL_LIMIT;
 
-/// Scale of the logistic that turns a score into an expected score: 361 cp = 10:1 odds.
+/// The steeper scale of a logistic that turns a score into an expected score, 361 cp for odds
+/// of 10:1: Maniac's and Xiangqi's default for the chance nodes, and the scale of the engine's
+/// `wdl` estimate.
 pub const LOGISTIC_SCALE: f64 = 361.0;
-const LN10_OVER_SCALE: f64 = std::f64::consts::LN_10 / LOGISTIC_SCALE;
 
-/// A score as an expected score in [0, 1] (a logistic of the score; mates are 0 or 1): the unit
-/// in which chance nodes average their outcomes.
-#[inline]
-pub fn to_unit(s: i32) -> f64 {
-    if s > MATE_BOUND {
-        return 1.0;
-    }
-    if s < -MATE_BOUND {
-        return 0.0;
-    }
-    1.0 / (1.0 + (-(s as f64) * LN10_OVER_SCALE).exp())
+/// The unit in which chance nodes average their outcomes: an expected score in [0, 1], a
+/// logistic of the score (mates are 0 or 1) whose scale, in centipawns per factor of 10 in the
+/// odds, is a search parameter (`chance_scale`).
+#[derive(Clone, Copy, Debug)]
+pub struct Units {
+    /// ln(10) divided by the scale.
+    k: f64,
 }
 
-/// The score of an expected score (real-valued; the caller rounds).
-#[inline]
-fn unit_to_score(p: f64) -> f64 {
-    let p = p.clamp(1e-15, 1.0 - 1e-15);
-    (p / (1.0 - p)).ln() / LN10_OVER_SCALE
-}
+impl Units {
+    /// Units of the logistic with `scale` centipawns per factor of 10 in the odds.
+    pub fn new(scale: f64) -> Units {
+        Units {
+            k: std::f64::consts::LN_10 / scale,
+        }
+    }
 
-/// Largest score whose expected score is at most `p` (`-MATE_BOUND` if none is).
-fn floor_score(p: f64) -> i32 {
-    if p <= to_unit(-MATE_BOUND + 1) {
-        return -MATE_BOUND;
+    /// A score as an expected score in [0, 1].
+    #[inline]
+    pub fn to_unit(self, s: i32) -> f64 {
+        if s > MATE_BOUND {
+            return 1.0;
+        }
+        if s < -MATE_BOUND {
+            return 0.0;
+        }
+        1.0 / (1.0 + (-(s as f64) * self.k).exp())
     }
-    let mut s = (unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-    // The formula is off by at most a rounding step; walk to the exact boundary.
-    while s > -MATE_BOUND + 1 && to_unit(s) > p {
-        s -= 1;
-    }
-    while s < MATE_BOUND - 1 && to_unit(s + 1) <= p {
-        s += 1;
-    }
-    s
-}
 
-/// Smallest score whose expected score is at least `p` (`MATE_BOUND` if none is).
-fn ceil_score(p: f64) -> i32 {
-    if p >= to_unit(MATE_BOUND - 1) {
-        return MATE_BOUND;
+    /// The score of an expected score (real-valued; the caller rounds).
+    #[inline]
+    fn unit_to_score(self, p: f64) -> f64 {
+        let p = p.clamp(1e-15, 1.0 - 1e-15);
+        (p / (1.0 - p)).ln() / self.k
     }
-    let mut s = (unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-    while s < MATE_BOUND - 1 && to_unit(s) < p {
-        s += 1;
-    }
-    while s > -MATE_BOUND + 1 && to_unit(s - 1) >= p {
-        s -= 1;
-    }
-    s
-}
 
-/// The score of an average expected score: never a mate score, within the evaluation's range.
-pub fn score_of(p: f64) -> i32 {
-    (unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-}
-
-/// The value of a chance node whose outcomes have the exact `values` and the weighted mean
-/// expected score `mean`: a mate only when every outcome is a mate of the same sign (then the
-/// slowest win or the quickest loss), else the score of the mean.
-pub fn expected_value(values: &[i32], mean: f64) -> i32 {
-    if values.iter().all(|&v| v > MATE_BOUND) || values.iter().all(|&v| v < -MATE_BOUND) {
-        return values.iter().copied().min().unwrap_or(0);
+    /// Largest score whose expected score is at most `p` (`-MATE_BOUND` if none is).
+    fn floor_score(self, p: f64) -> i32 {
+        if p <= self.to_unit(-MATE_BOUND + 1) {
+            return -MATE_BOUND;
+        }
+        let mut s = (self.unit_to_score(p).floor() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        // The formula is off by at most a rounding step; walk to the exact boundary.
+        while s > -MATE_BOUND + 1 && self.to_unit(s) > p {
+            s -= 1;
+        }
+        while s < MATE_BOUND - 1 && self.to_unit(s + 1) <= p {
+            s += 1;
+        }
+        s
     }
-    score_of(mean)
+
+    /// Smallest score whose expected score is at least `p` (`MATE_BOUND` if none is).
+    fn ceil_score(self, p: f64) -> i32 {
+        if p >= self.to_unit(MATE_BOUND - 1) {
+            return MATE_BOUND;
+        }
+        let mut s = (self.unit_to_score(p).ceil() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        while s < MATE_BOUND - 1 && self.to_unit(s) < p {
+            s += 1;
+        }
+        while s > -MATE_BOUND + 1 && self.to_unit(s - 1) >= p {
+            s -= 1;
+        }
+        s
+    }
+
+    /// The score of an average expected score: never a mate score, within the evaluation's
+    /// range.
+    pub fn score_of(self, p: f64) -> i32 {
+        (self.unit_to_score(p).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The value of a chance node whose outcomes have the exact `values` and the weighted mean
+    /// expected score `mean`: a mate only when every outcome is a mate of the same sign (then
+    /// the slowest win or the quickest loss), else the score of the mean.
+    pub fn expected_value(self, values: &[i32], mean: f64) -> i32 {
+        if values.iter().all(|&v| v > MATE_BOUND) || values.iter().all(|&v| v < -MATE_BOUND) {
+            return values.iter().copied().min().unwrap_or(0);
+        }
+        self.score_of(mean)
+    }
 }
 
 /// The position after `mv` when the flipped (or, `learning`, the captured and identified)
@@ -126,6 +145,7 @@ struct Star1 {
     first: Vec<Option<i32>>,
     alpha: i32,
     beta: i32,
+    units: Units,
     /// The window in units.
     pa: f64,
     pb: f64,
@@ -136,7 +156,7 @@ struct Star1 {
 }
 
 impl Star1 {
-    fn new(f: Vec<f64>, alpha: i32, beta: i32) -> Star1 {
+    fn new(f: Vec<f64>, alpha: i32, beta: i32, units: Units) -> Star1 {
         let n = f.len();
         Star1 {
             f,
@@ -146,8 +166,9 @@ impl Star1 {
             first: vec![None; n],
             alpha,
             beta,
-            pa: to_unit(alpha),
-            pb: to_unit(beta),
+            units,
+            pa: units.to_unit(alpha),
+            pb: units.to_unit(beta),
             low_edge: alpha < -EVAL_LIMIT,
             high_edge: beta > EVAL_LIMIT,
         }
@@ -172,12 +193,12 @@ impl Star1 {
     /// bounds allow. Rounded like the exact value (`score_of`), so that a bound never excludes
     /// the value a full-window search of the node would return.
     fn low_bound(&self, node_hi: f64) -> i32 {
-        score_of(node_hi).min(self.alpha)
+        self.units.score_of(node_hi).min(self.alpha)
     }
 
     /// Fail-soft bound of the node when failing high: at least `beta`.
     fn high_bound(&self, node_lo: f64) -> i32 {
-        score_of(node_lo).max(self.beta)
+        self.units.score_of(node_lo).max(self.beta)
     }
 
     /// The node's bound once the weighted bounds of the outcomes fall outside the window.
@@ -232,18 +253,18 @@ impl Star1 {
     /// window `(a, b)` (units) / `(ca, cb)` (scores); returns the node's bound once decided.
     fn record(&mut self, i: usize, v: i32, (wa, wb): (i32, i32), star: Star1Window) -> Option<i32> {
         if wa > -INF && v <= wa {
-            self.hi[i] = self.hi[i].min(to_unit(v));
+            self.hi[i] = self.hi[i].min(self.units.to_unit(v));
             if wa == star.ca {
                 // Below the Star1 window: the node is at most alpha.
                 return Some(self.low_bound(self.pa - self.f[i] * (star.a - self.hi[i])));
             }
         } else if wb < INF && v >= wb {
-            self.lo[i] = self.lo[i].max(to_unit(v));
+            self.lo[i] = self.lo[i].max(self.units.to_unit(v));
             if wb == star.cb {
                 return Some(self.high_bound(self.pb - self.f[i] * (star.b - self.lo[i])));
             }
         } else {
-            let u = to_unit(v);
+            let u = self.units.to_unit(v);
             self.lo[i] = u;
             self.hi[i] = u;
             self.val[i] = Some(v);
@@ -303,8 +324,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The weighted mean expected score of cheap values from [`Searcher::cheap_values`].
-    fn mean_unit(q: &[(Piece, f64, i32)]) -> f64 {
-        q.iter().map(|&(_, f, v)| f * to_unit(v)).sum()
+    fn mean_unit(units: Units, q: &[(Piece, f64, i32)]) -> f64 {
+        q.iter().map(|&(_, f, v)| f * units.to_unit(v)).sum()
+    }
+
+    /// The unit in which this search's chance nodes average.
+    fn units(&self) -> Units {
+        Units::new(self.shared.params.chance_scale as f64)
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
@@ -319,11 +345,12 @@ impl<'a> Searcher<'a> {
         let Some(q) = self.cheap_values(flip, outcomes, node) else {
             return Some(0);
         };
-        let mean_u = Self::mean_unit(&q);
-        let mean = score_of(mean_u);
+        let units = self.units();
+        let mean_u = Self::mean_unit(units, &q);
+        let mean = units.score_of(mean_u);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
-            let da = (to_unit(a.2) - mean_u).abs();
-            let db = (to_unit(b.2) - mean_u).abs();
+            let da = (units.to_unit(a.2) - mean_u).abs();
+            let db = (units.to_unit(b.2) - mean_u).abs();
             da.total_cmp(&db)
         })?;
         let offset = mean - q_rep;
@@ -350,9 +377,10 @@ impl<'a> Searcher<'a> {
         let Some(q) = self.cheap_values(flip, outcomes, node) else {
             return 0;
         };
-        let mean_u = Self::mean_unit(&q);
+        let units = self.units();
+        let mean_u = Self::mean_unit(units, &q);
         let vals: Vec<i32> = q.iter().map(|&(_, _, v)| v).collect();
-        expected_value(&vals, mean_u)
+        units.expected_value(&vals, mean_u)
     }
 
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
@@ -433,12 +461,13 @@ impl<'a> Searcher<'a> {
             }
             vals.push(v);
         }
+        let units = self.units();
         let mean: f64 = order
             .iter()
             .zip(&vals)
-            .map(|(&(_, w), &v)| w as f64 / total * to_unit(v))
+            .map(|(&(_, w), &v)| w as f64 / total * units.to_unit(v))
             .sum();
-        expected_value(&vals, mean)
+        units.expected_value(&vals, mean)
     }
 
     /// Star1: each outcome gets a window derived from the searched outcomes and the bounds
@@ -448,7 +477,7 @@ impl<'a> Searcher<'a> {
     fn expand_star1(&mut self, flip: &Flip, order: &[(Piece, u8)], total: f64, node: Node) -> i32 {
         let n = order.len();
         let f: Vec<f64> = order.iter().map(|&(_, w)| w as f64 / total).collect();
-        let mut st = Star1::new(f, node.alpha, node.beta);
+        let mut st = Star1::new(f, node.alpha, node.beta, self.units());
         let margin = if node.pv {
             self.shared.params.outcome_margin
         } else {
@@ -471,12 +500,12 @@ impl<'a> Searcher<'a> {
                 let ca = if a <= 0.0 || st.low_edge {
                     -INF
                 } else {
-                    floor_score(a)
+                    st.units.floor_score(a)
                 };
                 let cb = if b >= 1.0 || st.high_edge {
                     INF
                 } else {
-                    ceil_score(b)
+                    st.units.ceil_score(b)
                 };
                 let (wa, wb) = st.pass_window(pass, i, (ca, cb), margin);
                 // Outcomes after the heaviest are searched one ply shallower away from the PV.
@@ -508,7 +537,7 @@ impl<'a> Searcher<'a> {
         // Every outcome is exact here (the last pass searched with the exact Star1 windows).
         let vals: Vec<i32> = st.val.iter().map(|v| v.unwrap_or(0)).collect();
         let mean: f64 = (0..n).map(|j| st.f[j] * st.lo[j]).sum();
-        expected_value(&vals, mean)
+        st.units.expected_value(&vals, mean)
     }
 }
 
@@ -519,6 +548,7 @@ mod tests {
 
     use super::*;
     use crate::core::{MoveList, Variant};
+    use crate::search::alphabeta::MATE;
     use crate::search::eval::Evaluator;
     use crate::search::params::SearchParams;
     use crate::search::shared::Shared;
@@ -621,6 +651,76 @@ mod tests {
             deeper_costs_more * 10 >= checked * 8,
             "{deeper_costs_more} of {checked}"
         );
+    }
+
+    /// At any scale the rounding helpers bracket an expected score exactly: the floor's unit is
+    /// at most it and the next score's above it, and the ceiling mirrors that.
+    #[test]
+    fn units_bracket_expected_scores_at_every_scale() {
+        for scale in [50.0, LOGISTIC_SCALE, 1000.0, 10000.0] {
+            let u = Units::new(scale);
+            for k in 1..200 {
+                let p = k as f64 / 200.0;
+                let lo = u.floor_score(p);
+                assert!(
+                    u.to_unit(lo) <= p && u.to_unit(lo + 1) > p,
+                    "{scale} {p} {lo}"
+                );
+                let hi = u.ceil_score(p);
+                assert!(
+                    u.to_unit(hi) >= p && u.to_unit(hi - 1) < p,
+                    "{scale} {p} {hi}"
+                );
+            }
+            assert_eq!(u.score_of(0.5), 0);
+            assert_eq!(u.to_unit(MATE_BOUND + 1), 1.0);
+            assert_eq!(u.to_unit(-MATE_BOUND - 1), 0.0);
+        }
+    }
+
+    /// The scale sets the engine's attitude to risk: two equally likely outcomes of +600 and
+    /// -200 are worth +63 on the default scale (a sure +200 is preferred), and near their
+    /// centipawn mean, +200, on a wide one.
+    #[test]
+    fn a_wider_scale_averages_nearer_centipawns() {
+        let value = |scale: f64| {
+            let u = Units::new(scale);
+            let mean = 0.5 * u.to_unit(600) + 0.5 * u.to_unit(-200);
+            u.expected_value(&[600, -200], mean)
+        };
+        assert_eq!(value(LOGISTIC_SCALE), 63);
+        assert!((195..=200).contains(&value(10000.0)), "{}", value(10000.0));
+        assert!(value(1000.0) > value(LOGISTIC_SCALE) && value(1000.0) < value(10000.0));
+        // Mates stay exact whatever the scale.
+        let u = Units::new(1000.0);
+        assert_eq!(u.expected_value(&[MATE - 5, MATE - 9], 1.0), MATE - 9);
+    }
+
+    /// `chance_scale` reaches the chance nodes: searched on a wider scale, most flips of these
+    /// positions change value.
+    #[test]
+    fn the_chance_scale_parameter_reaches_the_search() {
+        let base = SearchParams {
+            chance_scale: LOGISTIC_SCALE as i32,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let wide = SearchParams {
+            chance_scale: 2000,
+            ..base
+        };
+        let (mut flips, mut changed) = (0, 0);
+        for pos in positions().into_iter().take(8) {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
+                flips += 1;
+                if flip_search(&pos, mv, 2, base, 0).0 != flip_search(&pos, mv, 2, wide, 0).0 {
+                    changed += 1;
+                }
+            }
+        }
+        assert!(flips >= 10, "{flips} flips");
+        assert!(changed * 2 >= flips, "{changed} of {flips}");
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

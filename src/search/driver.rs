@@ -12,7 +12,7 @@ use crate::belief;
 use crate::core::{Move, MoveList, Position};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
-use super::chance::{expected_value, score_of, to_unit, LOGISTIC_SCALE};
+use super::chance::{Units, LOGISTIC_SCALE};
 use super::shared::Shared;
 use super::time::{self, Budget};
 use super::types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
@@ -50,7 +50,7 @@ pub fn report_score(s: i32) -> Score {
 /// decisive result in the logistic (and a loss likewise).
 const WDL_DRAW_MARGIN: f64 = 150.0;
 
-/// Win/draw/loss per mille from a score (a simple logistic model on the chance nodes' scale).
+/// Win/draw/loss per mille from a score (a simple logistic model on the 361 cp scale).
 pub fn wdl(s: i32) -> (u32, u32, u32) {
     if s > MATE_BOUND {
         return (1000, 0, 0);
@@ -567,6 +567,7 @@ fn monte_carlo(job: Job, deal: bool) -> Outcome {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build();
+    let units = Units::new(shared.params.chance_scale as f64);
     let mut best = Outcome {
         best: Some(moves[0]),
         ..Outcome::default()
@@ -599,21 +600,21 @@ fn monte_carlo(job: Job, deal: bool) -> Outcome {
         let mut ranked: Vec<(f64, usize)> = (0..moves.len())
             .map(|i| {
                 let mean =
-                    results.iter().map(|r| to_unit(r[i])).sum::<f64>() / results.len() as f64;
+                    results.iter().map(|r| units.to_unit(r[i])).sum::<f64>() / results.len() as f64;
                 (mean, i)
             })
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let (mean, i) = ranked[0];
         let vals: Vec<i32> = results.iter().map(|r| r[i]).collect();
-        let score = expected_value(&vals, mean);
+        let score = units.expected_value(&vals, mean);
         for (line, &(m, j)) in ranked.iter().enumerate().take(options.multipv.max(1)) {
             report(Report::Info(make_info(
                 shared,
                 depth,
                 depth as usize,
                 line + 1,
-                if line == 0 { score } else { score_of(m) },
+                if line == 0 { score } else { units.score_of(m) },
                 Bound::Exact,
                 vec![moves[j]],
             )));

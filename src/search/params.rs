@@ -261,6 +261,10 @@ search_params! {
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
     check_extension_everywhere: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// Scale of the logistic in which chance nodes average their outcomes, in centipawns per
+    /// factor of 10 in the odds: the larger, the nearer the average comes to one in centipawns
+    /// (the less a flip's spread of identities weighs against its mean).
+    chance_scale: i32 = jieqi 1000, maniac 361, xiangqi 361, range 50..=10000;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
@@ -370,6 +374,10 @@ mod tests {
         assert_eq!(
             (j.full_depth_flips, m.full_depth_flips, x.full_depth_flips),
             (0, 1, 0)
+        );
+        assert_eq!(
+            (j.chance_scale, m.chance_scale, x.chance_scale),
+            (1000, 361, 361)
         );
         // Apart from these, Maniac and Xiangqi share their defaults.
         let mut mx = m;
