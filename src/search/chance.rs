@@ -17,8 +17,8 @@ use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
 use super::eval::EVAL_LIMIT;
 
 /// The steeper scale of a logistic that turns a score into an expected score, 361 cp for odds
-/// of 10:1: Maniac's and Xiangqi's default for the chance nodes, and the scale of the engine's
-/// `wdl` estimate.
+/// of 10:1: the scale of the engine's `wdl` estimate, and Xiangqi's `chance_scale` (Xiangqi has
+/// no chance nodes).
 pub const LOGISTIC_SCALE: f64 = 361.0;
 
 /// The unit in which chance nodes average their outcomes: an expected score in [0, 1], a

@@ -264,7 +264,7 @@ search_params! {
     /// Scale of the logistic in which chance nodes average their outcomes, in centipawns per
     /// factor of 10 in the odds: the larger, the nearer the average comes to one in centipawns
     /// (the less a flip's spread of identities weighs against its mean).
-    chance_scale: i32 = jieqi 1000, maniac 361, xiangqi 361, range 50..=10000;
+    chance_scale: i32 = jieqi 1000, maniac 1000, xiangqi 361, range 50..=10000;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
@@ -377,7 +377,7 @@ mod tests {
         );
         assert_eq!(
             (j.chance_scale, m.chance_scale, x.chance_scale),
-            (1000, 361, 361)
+            (1000, 1000, 361)
         );
         // Apart from these, Maniac and Xiangqi share their defaults.
         let mut mx = m;
@@ -385,6 +385,7 @@ mod tests {
         mx.pv_first_outcome = x.pv_first_outcome;
         mx.probe = x.probe;
         mx.full_depth_flips = x.full_depth_flips;
+        mx.chance_scale = x.chance_scale;
         assert_eq!(mx, x);
         let i = find("MOVES_TO_GO").unwrap();
         all.set(i, 40).unwrap();
