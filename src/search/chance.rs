@@ -15,6 +15,7 @@ use crate::core::{Move, Outcomes, Piece, Position};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
 use super::eval::EVAL_LIMIT;
+use super::params::SearchParams;
 
 /// The steeper scale of a logistic that turns a score into an expected score, 361 cp for odds
 /// of 10:1: the scale of the engine's `wdl` estimate, and Xiangqi's `chance_scale` (Xiangqi has
@@ -36,6 +37,11 @@ impl Units {
         Units {
             k: std::f64::consts::LN_10 / scale,
         }
+    }
+
+    /// The units of a search with `params` (their `chance_scale`).
+    pub fn of(params: &SearchParams) -> Units {
+        Units::new(params.chance_scale as f64)
     }
 
     /// A score as an expected score in [0, 1].
@@ -330,7 +336,7 @@ impl<'a> Searcher<'a> {
 
     /// The unit in which this search's chance nodes average.
     fn units(&self) -> Units {
-        Units::new(self.shared.params.chance_scale as f64)
+        Units::of(&self.shared.params)
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value

@@ -567,7 +567,7 @@ fn monte_carlo(job: Job, deal: bool) -> Outcome {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build();
-    let units = Units::new(shared.params.chance_scale as f64);
+    let units = Units::of(&shared.params);
     let mut best = Outcome {
         best: Some(moves[0]),
         ..Outcome::default()
