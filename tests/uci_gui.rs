@@ -1,7 +1,7 @@
 //! UCI answers a GUI relies on (protocol.md sections 8, 10, 11, 13): the last scored `info`
 //! line before `bestmove` is the final result, a `go` after a refused `position` answers
-//! `bestmove (none)`, WDL is shown by default, and `FlipOdds` reports what each identity of a
-//! flip would be worth.
+//! `bestmove (none)`, WDL is shown by default and follows each variant's model, and `FlipOdds`
+//! reports what each identity of a flip would be worth.
 
 mod common;
 
@@ -92,6 +92,46 @@ fn the_last_scored_line_is_the_result_and_wdl_is_shown() {
     e.send("go depth 2");
     let lines = e.until("bestmove ");
     assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
+}
+
+/// The `wdl` protocol.md section 11 gives for a score in centipawns: a win as likely as a
+/// decisive result on a base-10 logistic of `scale` at `margin` below the score, a loss at
+/// `margin` above it, per mille.
+fn model_wdl(cp: f64, scale: f64, margin: f64) -> (u64, u64, u64) {
+    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / scale));
+    let w = (f(cp - margin) * 1000.0).round() as u64;
+    let l = (f(-cp - margin) * 1000.0).round() as u64;
+    (w, 1000 - w - l, l)
+}
+
+#[test]
+fn wdl_follows_each_variants_model() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    for (variant, scale, margin) in [
+        ("jieqi", 1600.0, 400.0),
+        ("maniac", 1700.0, 50.0),
+        ("xiangqi", 361.0, 150.0),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("position startpos");
+        e.send("go depth 2");
+        let lines = e.until("bestmove ");
+        let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score cp ")).collect();
+        assert!(!scored.is_empty(), "{variant}: {lines:?}");
+        for l in scored {
+            let cp: f64 = field(l, "cp").unwrap().parse().unwrap();
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|&w| w == "wdl").expect("wdl");
+            let got: Vec<u64> = words[i + 1..i + 4]
+                .iter()
+                .map(|w| w.parse().unwrap())
+                .collect();
+            let (w, d, lo) = model_wdl(cp, scale, margin);
+            assert_eq!(got, vec![w, d, lo], "{variant}: {l}");
+        }
+    }
 }
 
 /// The score of an `info` line in centipawns (these positions have no mates).

@@ -18,8 +18,8 @@ use super::eval::EVAL_LIMIT;
 use super::params::SearchParams;
 
 /// The steeper scale of a logistic that turns a score into an expected score, 361 cp for odds
-/// of 10:1: the scale of the engine's `wdl` estimate, and Xiangqi's `chance_scale` (Xiangqi has
-/// no chance nodes).
+/// of 10:1: Xiangqi's `chance_scale` (Xiangqi has no chance nodes) and the scale of its `wdl`
+/// estimate.
 pub const LOGISTIC_SCALE: f64 = 361.0;
 
 /// The unit in which chance nodes average their outcomes: an expected score in [0, 1], a

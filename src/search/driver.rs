@@ -12,7 +12,7 @@ use crate::belief;
 use crate::core::{Move, MoveList, Position};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
-use super::chance::{Units, LOGISTIC_SCALE};
+use super::chance::Units;
 use super::shared::Shared;
 use super::time::{self, Budget};
 use super::types::{Bound, Info, Limits, Options, Report, Root, Score, SearchMode};
@@ -44,26 +44,6 @@ pub fn report_score(s: i32) -> Score {
     } else {
         Score::Cp(s)
     }
-}
-
-/// The WDL model's draw band: a win is as likely as a score this much lower would make a
-/// decisive result in the logistic (and a loss likewise).
-const WDL_DRAW_MARGIN: f64 = 150.0;
-
-/// Win/draw/loss per mille from a score (a simple logistic model on the 361 cp scale).
-pub fn wdl(s: i32) -> (u32, u32, u32) {
-    if s > MATE_BOUND {
-        return (1000, 0, 0);
-    }
-    if s < -MATE_BOUND {
-        return (0, 0, 1000);
-    }
-    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / LOGISTIC_SCALE));
-    let w = (f(s as f64 - WDL_DRAW_MARGIN) * 1000.0).round() as u32;
-    let l = (f(-(s as f64) - WDL_DRAW_MARGIN) * 1000.0).round() as u32;
-    let w = w.min(1000);
-    let l = l.min(1000 - w);
-    (w, 1000 - w - l, l)
 }
 
 /// Legal root moves, restricted to `searchmoves` when that names any legal move.
@@ -112,7 +92,7 @@ pub fn run(
             multipv: 1,
             score: report_score(s),
             bound: Bound::Exact,
-            wdl: wdl(s),
+            wdl: shared.wdl.wdl(s),
             nodes: 0,
             nps: 0,
             hashfull: 0,
@@ -175,7 +155,7 @@ fn make_info(
         multipv: multipv as u32,
         score: report_score(score),
         bound,
-        wdl: wdl(score),
+        wdl: shared.wdl.wdl(score),
         nodes,
         nps: nodes * 1000 / time_ms.max(1),
         hashfull: shared.tt.hashfull(),

@@ -16,6 +16,7 @@ use super::eval::Evaluator;
 use super::shared::{KeptHistory, Shared};
 use super::tt::Tt;
 use super::types::{Limits, Options, Report, Root};
+use super::wdl::WdlModel;
 
 pub struct Engine {
     options: Options,
@@ -124,6 +125,7 @@ impl Engine {
         );
         shared.node_limit = limits.nodes;
         shared.learn_captures = self.options.learn_captures;
+        shared.wdl = WdlModel::for_variant(root.position.variant());
         if shared.params.keep_history {
             shared.kept_history = Some(self.history.clone());
         }

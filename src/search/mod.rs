@@ -17,6 +17,7 @@ mod testgames;
 mod time;
 mod tt;
 mod types;
+mod wdl;
 mod window;
 
 pub use alphabeta::{is_mate_score, INF, MATE, MATE_BOUND};

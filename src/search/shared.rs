@@ -7,6 +7,8 @@ use std::time::Instant;
 use super::eval::Evaluator;
 use super::params::SearchParams;
 use super::tt::Tt;
+use super::wdl::WdlModel;
+use crate::core::Variant;
 
 pub struct Shared {
     pub tt: Arc<Tt>,
@@ -37,6 +39,9 @@ pub struct Shared {
     /// Where the search threads keep their history tables from one search to the next of the
     /// same game (with `Param_keep_history`; `None`: every search starts with empty tables).
     pub kept_history: Option<Arc<KeptHistory>>,
+    /// What the reported scores are worth in games (Jieqi's model until the caller sets the
+    /// root's variant's).
+    pub wdl: WdlModel,
 }
 
 /// One search thread's history tables (move-ordering statistics that do not depend on the ply).
@@ -95,6 +100,7 @@ impl Shared {
             learn_captures: true,
             lmr: lmr_table(params.lmr_divisor_hundredths),
             kept_history: None,
+            wdl: WdlModel::for_variant(Variant::Jieqi),
             params,
             eval,
         }
