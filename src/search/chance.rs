@@ -53,7 +53,13 @@ impl Units {
         if s < -MATE_BOUND {
             return 0.0;
         }
-        1.0 / (1.0 + (-(s as f64) * self.k).exp())
+        self.logistic(s as f64)
+    }
+
+    /// The logistic of a real-valued score (no mate handling).
+    #[inline]
+    pub fn logistic(self, x: f64) -> f64 {
+        1.0 / (1.0 + (-x * self.k).exp())
     }
 
     /// The score of an expected score (real-valued; the caller rounds).

@@ -8,15 +8,15 @@
 use crate::core::Variant;
 
 use super::alphabeta::MATE_BOUND;
-use super::chance::LOGISTIC_SCALE;
+use super::chance::{Units, LOGISTIC_SCALE};
 
 /// The model's two numbers.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct WdlModel {
-    /// Centipawns per factor of 10 in the odds of a decisive result.
-    pub scale: f64,
+    /// The logistic of a decisive result's odds (its scale in centipawns per factor of 10).
+    decisive: Units,
     /// The draw band, in centipawns.
-    pub draw_margin: f64,
+    draw_margin: f64,
 }
 
 impl WdlModel {
@@ -28,7 +28,10 @@ impl WdlModel {
             Variant::Maniac => (1700.0, 50.0),
             Variant::Xiangqi => (LOGISTIC_SCALE, 150.0),
         };
-        WdlModel { scale, draw_margin }
+        WdlModel {
+            decisive: Units::new(scale),
+            draw_margin,
+        }
     }
 
     /// Win, draw and loss per mille for the side whose score is `s`; mates are certain.
@@ -39,7 +42,7 @@ impl WdlModel {
         if s < -MATE_BOUND {
             return (0, 0, 1000);
         }
-        let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / self.scale));
+        let f = |x: f64| self.decisive.logistic(x);
         let w = (f(s as f64 - self.draw_margin) * 1000.0).round() as u32;
         let l = (f(-(s as f64) - self.draw_margin) * 1000.0).round() as u32;
         let w = w.min(1000);
