@@ -340,18 +340,31 @@ impl<'a> Searcher<'a> {
         q.iter().map(|&(_, f, v)| f * units.to_unit(v)).sum()
     }
 
+    /// `value`, a chance node's value from the cheap values `q`, capped at the worst of them
+    /// plus `chance_worst_margin` (unchanged when the cap is off or the worst is a mate).
+    fn worst_capped(&self, value: i32, q: &[(Piece, f64, i32)]) -> i32 {
+        let margin = self.shared.params.chance_worst_margin;
+        let Some(worst) = q.iter().map(|&(_, _, v)| v).min() else {
+            return value;
+        };
+        if margin == 0 || is_mate_score(worst) || is_mate_score(value) {
+            return value;
+        }
+        value.min(worst.saturating_add(margin))
+    }
+
     /// The unit in which this search's chance nodes average.
     fn units(&self) -> Units {
         Units::of(&self.shared.params)
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
-    /// ([`Searcher::cheap_values`]); the outcome whose
-    /// value is closest to their weighted mean (in the averaging unit) is searched to full
-    /// depth, and the node's value is that result shifted by the mean's distance from the
-    /// representative's cheap value. One deep search instead of one per
-    /// identity: an estimate, not a bound of the exact expectation (so never used on the PV or
-    /// in `pure` searches). `None` when the deep result is a mate: the caller then expands every
+    /// ([`Searcher::cheap_values`]); the outcome whose value is closest to their weighted mean
+    /// (in the averaging unit) is searched to full depth, and the node's value is that result
+    /// shifted by the mean's distance (the mean capped by [`Searcher::worst_capped`]) from the
+    /// representative's cheap value. One deep search instead of one per identity: an
+    /// estimate, not a bound of the exact expectation (so never used on the PV or in `pure`
+    /// searches). `None` when the deep result is a mate: the caller then expands every
     /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
         let Some(q) = self.cheap_values(flip, outcomes, node) else {
@@ -359,7 +372,7 @@ impl<'a> Searcher<'a> {
         };
         let units = self.units();
         let mean_u = Self::mean_unit(units, &q);
-        let mean = units.score_of(mean_u);
+        let mean = self.worst_capped(units.score_of(mean_u), &q);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
             let da = (units.to_unit(a.2) - mean_u).abs();
             let db = (units.to_unit(b.2) - mean_u).abs();
@@ -392,7 +405,7 @@ impl<'a> Searcher<'a> {
         let units = self.units();
         let mean_u = Self::mean_unit(units, &q);
         let vals: Vec<i32> = q.iter().map(|&(_, _, v)| v).collect();
-        units.expected_value(&vals, mean_u)
+        self.worst_capped(units.expected_value(&vals, mean_u), &q)
     }
 
     /// The chance node after the flip `mv` (or after `mv` captures a face-down piece whose
@@ -733,6 +746,49 @@ mod tests {
         }
         assert!(flips >= 10, "{flips} flips");
         assert!(changed * 2 >= flips, "{changed} of {flips}");
+    }
+
+    /// `chance_worst_margin` caps the flips valued from cheap values (probed, and past the flip
+    /// budget): never above their uncapped value, and lower for some of these flips.
+    #[test]
+    fn the_worst_outcome_cap_lowers_flips_off_the_pv() {
+        let base = SearchParams::for_variant(Variant::Jieqi);
+        let capped = SearchParams {
+            chance_worst_margin: 100,
+            ..base
+        };
+        let budget = |p: SearchParams| SearchParams {
+            full_depth_flips: 1,
+            ..p
+        };
+        let (mut flips, mut lower_probed, mut lower_cheap) = (0, 0, 0);
+        for pos in positions().into_iter().take(8) {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
+                if pos.flip_outcomes(mv.from()).len() <= 1 {
+                    continue;
+                }
+                flips += 1;
+                let (a, b) = (
+                    flip_search(&pos, mv, 2, base, 0).0,
+                    flip_search(&pos, mv, 2, capped, 0).0,
+                );
+                assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
+                lower_probed += (b < a) as u32;
+                let (a, b) = (
+                    flip_search(&pos, mv, 2, budget(base), 1).0,
+                    flip_search(&pos, mv, 2, budget(capped), 1).0,
+                );
+                assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
+                lower_cheap += (b < a) as u32;
+            }
+        }
+        assert!(flips >= 10, "{flips} flips");
+        assert!(
+            lower_probed > 0 && lower_cheap > 0,
+            "{lower_probed} {lower_cheap} of {flips}"
+        );
     }
 
     /// Probing estimates each flip's expectation from one deep search and the identities'

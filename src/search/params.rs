@@ -265,6 +265,11 @@ search_params! {
     /// factor of 10 in the odds: the larger, the nearer the average comes to one in centipawns
     /// (the less a flip's spread of identities weighs against its mean).
     chance_scale: i32 = jieqi 1000, maniac 1000, xiangqi 361, range 50..=10000;
+    /// Off the PV, a chance node valued from its outcomes' cheap values (probing, or past the
+    /// flip budget) takes the worst outcome's cheap value plus this many centipawns in place
+    /// of their mean where that is lower (0: never): a flip that can turn out badly counts
+    /// for less than its mean.
+    chance_worst_margin: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10000;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
