@@ -310,22 +310,39 @@ impl<'a> Searcher<'a> {
 
     /// Every outcome's cheap value, from the mover's view, with its share of the weight: its
     /// evaluation, or a quiescence value where the piece lands attacked (what that costs
-    /// depends on the identity), with a full window. `None` when the search was stopped.
+    /// depends on the identity), with a full window. With `searched`, a one-ply search instead
+    /// (every reply, then quiescence; a window just inside the evaluation's range), which sees
+    /// what the revealed piece threatens and what threatens it. `None` when the search was
+    /// stopped.
     fn cheap_values(
         &mut self,
         flip: &Flip,
         outcomes: &Outcomes,
         node: Node,
+        searched: bool,
     ) -> Option<Vec<(Piece, f64, i32)>> {
         let (pos, mv) = (flip.pos, flip.mv);
         let total = outcomes.total_weight() as f64;
+        let lim = EVAL_LIMIT - 1;
+        let one_ply = Node {
+            depth: 1,
+            alpha: -lim,
+            beta: lim,
+            pv: false,
+            cut: false,
+            ..node
+        };
         let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
-            let c = outcome_position(pos, mv, Some(piece), flip.learning);
-            let v = if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
+            let v = if searched {
+                self.outcome_value(flip, Some(piece), one_ply)
             } else {
-                -self.evaluate(&c)
+                let c = outcome_position(pos, mv, Some(piece), flip.learning);
+                if c.is_attacked_by(mv.to(), c.side_to_move()) {
+                    -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
+                } else {
+                    -self.evaluate(&c)
+                }
             };
             if self.stopped {
                 return None;
@@ -359,7 +376,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
-    /// ([`Searcher::cheap_values`]); the outcome whose value is closest to their weighted mean
+    /// ([`Searcher::cheap_values`], searched one ply from `cheap_search_depth` plies left on);
+    /// the outcome whose value is closest to their weighted mean
     /// (in the averaging unit) is searched to full depth, and the node's value is that result
     /// shifted by the mean's distance (the mean capped by [`Searcher::worst_capped`]) from the
     /// representative's cheap value. One deep search instead of one per identity: an
@@ -367,7 +385,9 @@ impl<'a> Searcher<'a> {
     /// searches). `None` when the deep result is a mate: the caller then expands every
     /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
-        let Some(q) = self.cheap_values(flip, outcomes, node) else {
+        let from = self.shared.params.cheap_search_depth;
+        let searched = from > 0 && node.depth >= from;
+        let Some(q) = self.cheap_values(flip, outcomes, node, searched) else {
             return Some(0);
         };
         let units = self.units();
@@ -399,7 +419,7 @@ impl<'a> Searcher<'a> {
     /// The value of a chance node searched no deeper: the weighted mean of the outcomes'
     /// cheap values (a mate only when every outcome is one).
     fn cheap_mean(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> i32 {
-        let Some(q) = self.cheap_values(flip, outcomes, node) else {
+        let Some(q) = self.cheap_values(flip, outcomes, node, false) else {
             return 0;
         };
         let units = self.units();
@@ -816,5 +836,44 @@ mod tests {
         eprintln!("{} flips, mean |difference| {mean:.1}", diffs.len());
         assert!(diffs.len() >= 60, "{} flips", diffs.len());
         assert!(mean < 130.0, "mean {mean}");
+    }
+
+    /// With `cheap_search_depth`, probing's cheap values come from one-ply searches that see
+    /// what each revealed piece threatens and meets, and the estimate comes nearer the full
+    /// expectation (measured at depth 2 on these random-game positions, 169 flips: mean error
+    /// 85 cp with evaluations, 52 with one-ply searches).
+    #[test]
+    fn one_ply_cheap_values_bring_the_probe_nearer_the_expectation() {
+        let error = |cheap_search_depth: i32| {
+            let mut diffs = Vec::new();
+            for pos in positions() {
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(6) {
+                    let base = SearchParams::for_variant(pos.variant());
+                    let probed = SearchParams {
+                        cheap_search_depth,
+                        ..base
+                    };
+                    let full = SearchParams {
+                        probe: false,
+                        ..base
+                    };
+                    let a = flip_search(&pos, mv, 2, probed, 0).0;
+                    let b = flip_search(&pos, mv, 2, full, 0).0;
+                    if !is_mate_score(a) && !is_mate_score(b) {
+                        diffs.push((a - b).abs());
+                    }
+                }
+            }
+            assert!(diffs.len() >= 60, "{} flips", diffs.len());
+            diffs.iter().sum::<i32>() as f64 / diffs.len() as f64
+        };
+        let (evaluated, searched) = (error(0), error(2));
+        eprintln!("mean |difference|: {evaluated:.1} evaluated, {searched:.1} searched");
+        assert!(
+            searched < evaluated * 0.85,
+            "{searched} against {evaluated}"
+        );
     }
 }

@@ -270,6 +270,11 @@ search_params! {
     /// of their mean where that is lower (0: never): a flip that can turn out badly counts
     /// for less than its mean.
     chance_worst_margin: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10000;
+    /// Probing's cheap values from this many plies left on (0: never): each outcome of a chance
+    /// node off the PV with at least this depth left is valued by a one-ply search (every reply,
+    /// then quiescence) instead of its evaluation, so threats the revealed piece makes or meets
+    /// count in the estimate.
+    cheap_search_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
