@@ -377,8 +377,8 @@ impl<'a> Searcher<'a> {
 
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
     /// ([`Searcher::cheap_values`], searched one ply from `cheap_search_depth` plies left on);
-    /// the outcome whose value is closest to their weighted mean
-    /// (in the averaging unit) is searched to full depth, and the node's value is that result
+    /// the outcome whose value is closest to their weighted mean (in the averaging unit) is
+    /// searched to full depth, and the node's value is that result
     /// shifted by the mean's distance (the mean capped by [`Searcher::worst_capped`]) from the
     /// representative's cheap value. One deep search instead of one per identity: an
     /// estimate, not a bound of the exact expectation (so never used on the PV or in `pure`
