@@ -378,12 +378,12 @@ impl<'a> Searcher<'a> {
     /// Probing a chance node off the principal variation: every outcome gets a cheap value
     /// ([`Searcher::cheap_values`], searched one ply from `cheap_search_depth` plies left on);
     /// the outcome whose value is closest to their weighted mean (in the averaging unit) is
-    /// searched to full depth, and the node's value is that result
-    /// shifted by the mean's distance (the mean capped by [`Searcher::worst_capped`]) from the
-    /// representative's cheap value. One deep search instead of one per identity: an
-    /// estimate, not a bound of the exact expectation (so never used on the PV or in `pure`
-    /// searches). `None` when the deep result is a mate: the caller then expands every
-    /// outcome. (A cheap value that is a mate only counts as a certain win or loss in the mean.)
+    /// searched to full depth, and the node's value is that result shifted by the mean's
+    /// distance (the mean capped by [`Searcher::worst_capped`]) from the representative's cheap
+    /// value. One deep search instead of one per identity: an estimate, not a bound of the
+    /// exact expectation (so never used on the PV or in `pure` searches). `None` when the deep
+    /// result is a mate: the caller then expands every outcome. (A cheap value that is a mate
+    /// only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
         let from = self.shared.params.cheap_search_depth;
         let searched = from > 0 && node.depth >= from;
@@ -617,13 +617,30 @@ mod tests {
         out
     }
 
-    /// The value of the flip `mv` off the PV, with a window inside the evaluation's range.
-    fn flip_value(pos: &Position, mv: Move, depth: i32, probe: bool) -> i32 {
-        let params = SearchParams {
-            probe,
-            ..SearchParams::for_variant(pos.variant())
+    /// How far probing lands from the full expectation at depth 2: the mean distance, flip by
+    /// flip, between the value with `probed` (Jieqi's parameters, changed by it) and with
+    /// probing off, over the first six flips of each of these positions (mates left out), and
+    /// how many flips counted.
+    fn probe_error(probed: impl Fn(SearchParams) -> SearchParams) -> (f64, usize) {
+        let base = SearchParams::for_variant(Variant::Jieqi);
+        let full = SearchParams {
+            probe: false,
+            ..base
         };
-        flip_search(pos, mv, depth, params, 0).0
+        let mut diffs = Vec::new();
+        for pos in positions() {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(6) {
+                let a = flip_search(&pos, mv, 2, probed(base), 0).0;
+                let b = flip_search(&pos, mv, 2, full, 0).0;
+                if !is_mate_score(a) && !is_mate_score(b) {
+                    diffs.push((a - b).abs());
+                }
+            }
+        }
+        let mean = diffs.iter().sum::<i32>() as f64 / diffs.len().max(1) as f64;
+        (mean, diffs.len())
     }
 
     /// The value of the flip `mv` off the PV with `params`, `flips` flips above it, and the
@@ -819,22 +836,9 @@ mod tests {
     /// either mistake.
     #[test]
     fn probe_estimates_each_flip_closely() {
-        let mut diffs = Vec::new();
-        for pos in positions() {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(6) {
-                let a = flip_value(&pos, mv, 2, true);
-                let b = flip_value(&pos, mv, 2, false);
-                if is_mate_score(a) || is_mate_score(b) {
-                    continue;
-                }
-                diffs.push((a - b).abs());
-            }
-        }
-        let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
-        eprintln!("{} flips, mean |difference| {mean:.1}", diffs.len());
-        assert!(diffs.len() >= 60, "{} flips", diffs.len());
+        let (mean, flips) = probe_error(|p| p);
+        eprintln!("{flips} flips, mean |difference| {mean:.1}");
+        assert!(flips >= 60, "{flips} flips");
         assert!(mean < 130.0, "mean {mean}");
     }
 
@@ -845,29 +849,12 @@ mod tests {
     #[test]
     fn one_ply_cheap_values_bring_the_probe_nearer_the_expectation() {
         let error = |cheap_search_depth: i32| {
-            let mut diffs = Vec::new();
-            for pos in positions() {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(6) {
-                    let base = SearchParams::for_variant(pos.variant());
-                    let probed = SearchParams {
-                        cheap_search_depth,
-                        ..base
-                    };
-                    let full = SearchParams {
-                        probe: false,
-                        ..base
-                    };
-                    let a = flip_search(&pos, mv, 2, probed, 0).0;
-                    let b = flip_search(&pos, mv, 2, full, 0).0;
-                    if !is_mate_score(a) && !is_mate_score(b) {
-                        diffs.push((a - b).abs());
-                    }
-                }
-            }
-            assert!(diffs.len() >= 60, "{} flips", diffs.len());
-            diffs.iter().sum::<i32>() as f64 / diffs.len() as f64
+            let (mean, flips) = probe_error(|p| SearchParams {
+                cheap_search_depth,
+                ..p
+            });
+            assert!(flips >= 60, "{flips} flips");
+            mean
         };
         let (evaluated, searched) = (error(0), error(2));
         eprintln!("mean |difference|: {evaluated:.1} evaluated, {searched:.1} searched");
