@@ -458,6 +458,7 @@ impl<'a> Searcher<'a> {
             && node.depth >= 1
             && !self.shared.pure
             && self.shared.params.probe
+            && node.ply as i32 >= self.shared.params.exact_flip_plies
             && alpha > -EVAL_LIMIT
             && beta < EVAL_LIMIT
         {
@@ -862,5 +863,48 @@ mod tests {
             searched < evaluated * 0.85,
             "{searched} against {evaluated}"
         );
+    }
+
+    /// With `exact_flip_plies`, a flip that many plies or fewer from the root is expanded
+    /// identity by identity even off the PV, and probing still applies below. At depth 1 the
+    /// root's flip is the only chance node with a ply left to probe, so 1 gives the full
+    /// expectation there; at depth 2 the replies' flips have a ply left too: 2 gives the full
+    /// expectation, 1 probes them.
+    #[test]
+    fn flips_near_the_root_are_expanded_exactly() {
+        let base = SearchParams::for_variant(Variant::Jieqi);
+        let full = SearchParams {
+            probe: false,
+            ..base
+        };
+        let exact = |plies| SearchParams {
+            exact_flip_plies: plies,
+            ..base
+        };
+        let (mut checked, mut probed_differs, mut below_differs) = (0, 0, 0);
+        for pos in positions().into_iter().take(8) {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
+                let expected = flip_search(&pos, mv, 1, full, 0);
+                assert_eq!(flip_search(&pos, mv, 1, exact(1), 0), expected, "{mv}");
+                if flip_search(&pos, mv, 1, base, 0) != expected {
+                    probed_differs += 1;
+                }
+                let deeper = flip_search(&pos, mv, 2, full, 0);
+                assert_eq!(flip_search(&pos, mv, 2, exact(2), 0), deeper, "{mv}");
+                if flip_search(&pos, mv, 2, exact(1), 0) != deeper {
+                    below_differs += 1;
+                }
+                checked += 1;
+            }
+        }
+        eprintln!("{checked} flips: {probed_differs} probed, {below_differs} probed below");
+        assert!(checked >= 15, "{checked} flips");
+        assert!(
+            probed_differs * 2 >= checked,
+            "{probed_differs} of {checked}"
+        );
+        assert!(below_differs * 2 >= checked, "{below_differs} of {checked}");
     }
 }

@@ -275,6 +275,10 @@ search_params! {
     /// then quiescence) instead of its evaluation, so threats the revealed piece makes or meets
     /// count in the estimate.
     cheap_search_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
+    /// Chance nodes of moves made within this many plies of the root are never probed (0:
+    /// probing wherever it applies): 1 expands every identity of a flip among the root's
+    /// moves, so that the root compares flips by their expectations rather than estimates.
+    exact_flip_plies: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
