@@ -618,6 +618,19 @@ mod tests {
         out
     }
 
+    /// The first `per` flips among the legal moves of each of the first `count` positions of
+    /// [`positions`].
+    fn first_flips(count: usize, per: usize) -> Vec<(Position, Move)> {
+        let mut out = Vec::new();
+        for pos in positions().into_iter().take(count) {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let moves = list.as_slice().iter().filter(|&&m| pos.is_flip(m));
+            out.extend(moves.take(per).map(|&mv| (pos, mv)));
+        }
+        out
+    }
+
     /// How far probing lands from the full expectation at depth 2: the mean distance, flip by
     /// flip, between the value with `probed` (Jieqi's parameters, changed by it) and with
     /// probing off, over the first six flips of each of these positions (mates left out), and
@@ -629,15 +642,11 @@ mod tests {
             ..base
         };
         let mut diffs = Vec::new();
-        for pos in positions() {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(6) {
-                let a = flip_search(&pos, mv, 2, probed(base), 0).0;
-                let b = flip_search(&pos, mv, 2, full, 0).0;
-                if !is_mate_score(a) && !is_mate_score(b) {
-                    diffs.push((a - b).abs());
-                }
+        for (pos, mv) in first_flips(usize::MAX, 6) {
+            let a = flip_search(&pos, mv, 2, probed(base), 0).0;
+            let b = flip_search(&pos, mv, 2, full, 0).0;
+            if !is_mate_score(a) && !is_mate_score(b) {
+                diffs.push((a - b).abs());
             }
         }
         let mean = diffs.iter().sum::<i32>() as f64 / diffs.len().max(1) as f64;
@@ -680,32 +689,28 @@ mod tests {
             ..SearchParams::for_variant(Variant::Jieqi)
         };
         let (mut checked, mut deeper_costs_more) = (0, 0);
-        for pos in positions() {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
-                if pos.flip_outcomes(mv.from()).len() <= 1 {
-                    continue;
-                }
-                let shallow = flip_search(&pos, mv, 1, params, 2);
-                let deep = flip_search(&pos, mv, 4, params, 2);
-                assert_eq!(shallow, deep, "{} {mv}", pos.fen());
-                assert!(!is_mate_score(deep.0));
-                checked += 1;
-                // With `full_flip_depth` the limit holds only below that depth.
-                let near_root = SearchParams {
-                    full_flip_depth: 3,
-                    ..params
-                };
-                assert_eq!(flip_search(&pos, mv, 2, near_root, 2), shallow);
-                assert!(flip_search(&pos, mv, 3, near_root, 2).1 > shallow.1);
-                let above = (
-                    flip_search(&pos, mv, 1, params, 1).1,
-                    flip_search(&pos, mv, 3, params, 1).1,
-                );
-                if above.1 > above.0 {
-                    deeper_costs_more += 1;
-                }
+        for (pos, mv) in first_flips(usize::MAX, 3) {
+            if pos.flip_outcomes(mv.from()).len() <= 1 {
+                continue;
+            }
+            let shallow = flip_search(&pos, mv, 1, params, 2);
+            let deep = flip_search(&pos, mv, 4, params, 2);
+            assert_eq!(shallow, deep, "{} {mv}", pos.fen());
+            assert!(!is_mate_score(deep.0));
+            checked += 1;
+            // With `full_flip_depth` the limit holds only below that depth.
+            let near_root = SearchParams {
+                full_flip_depth: 3,
+                ..params
+            };
+            assert_eq!(flip_search(&pos, mv, 2, near_root, 2), shallow);
+            assert!(flip_search(&pos, mv, 3, near_root, 2).1 > shallow.1);
+            let above = (
+                flip_search(&pos, mv, 1, params, 1).1,
+                flip_search(&pos, mv, 3, params, 1).1,
+            );
+            if above.1 > above.0 {
+                deeper_costs_more += 1;
             }
         }
         assert!(checked >= 20, "{checked} flips");
@@ -772,14 +777,10 @@ mod tests {
             ..base
         };
         let (mut flips, mut changed) = (0, 0);
-        for pos in positions().into_iter().take(8) {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
-                flips += 1;
-                if flip_search(&pos, mv, 2, base, 0).0 != flip_search(&pos, mv, 2, wide, 0).0 {
-                    changed += 1;
-                }
+        for (pos, mv) in first_flips(8, 3) {
+            flips += 1;
+            if flip_search(&pos, mv, 2, base, 0).0 != flip_search(&pos, mv, 2, wide, 0).0 {
+                changed += 1;
             }
         }
         assert!(flips >= 10, "{flips} flips");
@@ -800,27 +801,23 @@ mod tests {
             ..p
         };
         let (mut flips, mut lower_probed, mut lower_cheap) = (0, 0, 0);
-        for pos in positions().into_iter().take(8) {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
-                if pos.flip_outcomes(mv.from()).len() <= 1 {
-                    continue;
-                }
-                flips += 1;
-                let (a, b) = (
-                    flip_search(&pos, mv, 2, base, 0).0,
-                    flip_search(&pos, mv, 2, capped, 0).0,
-                );
-                assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
-                lower_probed += (b < a) as u32;
-                let (a, b) = (
-                    flip_search(&pos, mv, 2, budget(base), 1).0,
-                    flip_search(&pos, mv, 2, budget(capped), 1).0,
-                );
-                assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
-                lower_cheap += (b < a) as u32;
+        for (pos, mv) in first_flips(8, 3) {
+            if pos.flip_outcomes(mv.from()).len() <= 1 {
+                continue;
             }
+            flips += 1;
+            let (a, b) = (
+                flip_search(&pos, mv, 2, base, 0).0,
+                flip_search(&pos, mv, 2, capped, 0).0,
+            );
+            assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
+            lower_probed += (b < a) as u32;
+            let (a, b) = (
+                flip_search(&pos, mv, 2, budget(base), 1).0,
+                flip_search(&pos, mv, 2, budget(capped), 1).0,
+            );
+            assert!(b <= a, "{} {mv}: {b} > {a}", pos.fen());
+            lower_cheap += (b < a) as u32;
         }
         assert!(flips >= 10, "{flips} flips");
         assert!(
@@ -882,22 +879,18 @@ mod tests {
             ..base
         };
         let (mut checked, mut probed_differs, mut below_differs) = (0, 0, 0);
-        for pos in positions().into_iter().take(8) {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            for &mv in list.as_slice().iter().filter(|&&m| pos.is_flip(m)).take(3) {
-                let expected = flip_search(&pos, mv, 1, full, 0);
-                assert_eq!(flip_search(&pos, mv, 1, exact(1), 0), expected, "{mv}");
-                if flip_search(&pos, mv, 1, base, 0) != expected {
-                    probed_differs += 1;
-                }
-                let deeper = flip_search(&pos, mv, 2, full, 0);
-                assert_eq!(flip_search(&pos, mv, 2, exact(2), 0), deeper, "{mv}");
-                if flip_search(&pos, mv, 2, exact(1), 0) != deeper {
-                    below_differs += 1;
-                }
-                checked += 1;
+        for (pos, mv) in first_flips(8, 3) {
+            let expected = flip_search(&pos, mv, 1, full, 0);
+            assert_eq!(flip_search(&pos, mv, 1, exact(1), 0), expected, "{mv}");
+            if flip_search(&pos, mv, 1, base, 0) != expected {
+                probed_differs += 1;
             }
+            let deeper = flip_search(&pos, mv, 2, full, 0);
+            assert_eq!(flip_search(&pos, mv, 2, exact(2), 0), deeper, "{mv}");
+            if flip_search(&pos, mv, 2, exact(1), 0) != deeper {
+                below_differs += 1;
+            }
+            checked += 1;
         }
         eprintln!("{checked} flips: {probed_differs} probed, {below_differs} probed below");
         assert!(checked >= 15, "{checked} flips");
