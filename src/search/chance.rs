@@ -862,7 +862,7 @@ mod tests {
         );
     }
 
-    /// With `exact_flip_plies`, a flip that many plies or fewer from the root is expanded
+    /// With `exact_flip_plies`, a flip made within that many plies of the root is expanded
     /// identity by identity even off the PV, and probing still applies below. At depth 1 the
     /// root's flip is the only chance node with a ply left to probe, so 1 gives the full
     /// expectation there; at depth 2 the replies' flips have a ply left too: 2 gives the full
