@@ -473,7 +473,9 @@ fn ponder_move(pos: &Position, top: &RootMove) -> Option<Move> {
     (!after.is_flip(reply) && after.is_legal(reply)).then_some(reply)
 }
 
-/// One pass over the root moves from `line` on; returns the best score (a bound on a cut).
+/// One pass over the root moves from `line` on; returns the best score (a bound on a cut). A
+/// move's score is what this pass gave it when it is the first or raises alpha, else `-INF`: no
+/// score outlives the pass of the aspiration loop that gave it.
 fn search_root(
     s: &mut Searcher,
     pos: &Position,
@@ -513,6 +515,11 @@ fn search_root(
                 pv.extend(s.child_pv());
             }
             rms[i].pv = pv;
+        } else {
+            // Not better than alpha in this pass: whatever an earlier pass of the aspiration
+            // loop gave it (a fail-high bound, or a probed estimate that a wider window's full
+            // search has just refuted) no longer holds.
+            rms[i].score = -INF;
         }
         if v > best {
             best = v;
