@@ -451,8 +451,8 @@ fn outcome_of(pos: &Position, top: &RootMove, depth: u32) -> Outcome {
 }
 
 /// In an iteration cut short: the best-scored move that beat the first one searched (the best
-/// of the last iteration; moves are scored only when they are first or raise alpha, and scores
-/// are reset to `-INF` at the start of each iteration).
+/// of the last iteration; a move keeps a score only when it was first or raised alpha in the
+/// last pass that searched it, and scores are reset to `-INF` at the start of each iteration).
 fn better_in_cut_iteration(rms: &[RootMove]) -> Option<&RootMove> {
     let first = rms.first()?.score;
     rms.iter()
