@@ -231,8 +231,9 @@ search_params! {
     /// Late move reductions: this many plies more where the static evaluation is not above the
     /// one two plies earlier.
     lmr_not_improving: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10;
-    /// Late move reductions: a flip is reduced this many plies less than another quiet move.
-    lmr_flip_less: i32 = jieqi 1, maniac 1, xiangqi 1, range 0..=10;
+    /// Late move reductions: a flip is reduced this many plies less than another quiet move
+    /// (what it reveals decides more than a quiet move's square).
+    lmr_flip_less: i32 = jieqi 2, maniac 1, xiangqi 1, range 0..=10;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
     lmr_history_divisor: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100000;
@@ -392,6 +393,10 @@ mod tests {
         assert_eq!(
             (j.chance_scale, m.chance_scale, x.chance_scale),
             (1000, 1000, 361)
+        );
+        assert_eq!(
+            (j.lmr_flip_less, m.lmr_flip_less, x.lmr_flip_less),
+            (2, 1, 1)
         );
         // Apart from these, Maniac and Xiangqi share their defaults.
         let mut mx = m;
