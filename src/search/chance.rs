@@ -416,6 +416,47 @@ impl<'a> Searcher<'a> {
         Some((v + offset).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
+    /// Probing a flip made with no ply left (`frontier_probe`): every identity's evaluation,
+    /// and one quiescence search of the identity nearest their weighted mean (in the averaging
+    /// unit), shifted by the mean's distance from that identity's evaluation. What quiescence
+    /// adds to an evaluation hardly depends on the identity when the piece lands unattacked and
+    /// gives no check; otherwise (and when the search returns a mate) `None`, and the caller
+    /// searches every identity.
+    fn frontier_probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
+        let total = outcomes.total_weight() as f64;
+        let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
+        for (piece, w) in outcomes.iter() {
+            let c = outcome_position(flip.pos, flip.mv, Some(piece), false);
+            if c.in_check() || c.is_attacked_by(flip.mv.to(), c.side_to_move()) {
+                return None;
+            }
+            q.push((piece, w as f64 / total, -self.evaluate(&c)));
+        }
+        let units = self.units();
+        let mean_u = Self::mean_unit(units, &q);
+        let mean = self.worst_capped(units.score_of(mean_u), &q);
+        let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
+            let da = (units.to_unit(a.2) - mean_u).abs();
+            let db = (units.to_unit(b.2) - mean_u).abs();
+            da.total_cmp(&db)
+        })?;
+        let offset = mean - q_rep;
+        let lim = MATE_BOUND - 1;
+        let shifted = Node {
+            alpha: (node.alpha - offset).clamp(-lim, lim - 1),
+            beta: (node.beta - offset).clamp(-lim + 1, lim),
+            ..node
+        };
+        let v = self.outcome_value(flip, Some(rep), shifted);
+        if self.stopped {
+            return Some(0);
+        }
+        if is_mate_score(v) {
+            return None;
+        }
+        Some((v + offset).clamp(-EVAL_LIMIT, EVAL_LIMIT))
+    }
+
     /// The value of a chance node searched no deeper: the weighted mean of the outcomes'
     /// cheap values (a mate only when every outcome is one).
     fn cheap_mean(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> i32 {
@@ -453,6 +494,18 @@ impl<'a> Searcher<'a> {
         let near_root = exempt > 0 && node.depth >= exempt;
         if limit > 0 && !self.shared.pure && self.flips >= limit && !learning && !near_root {
             return self.cheap_mean(&flip, &outcomes, node);
+        }
+        if !node.pv
+            && node.depth <= 0
+            && !learning
+            && !self.shared.pure
+            && self.shared.params.frontier_probe
+            && alpha > -EVAL_LIMIT
+            && beta < EVAL_LIMIT
+        {
+            if let Some(v) = self.frontier_probe(&flip, &outcomes, node) {
+                return v;
+            }
         }
         if !node.pv
             && node.depth >= 1
@@ -860,6 +913,57 @@ mod tests {
             searched < evaluated * 0.85,
             "{searched} against {evaluated}"
         );
+    }
+
+    /// With `frontier_probe`, a flip made with no ply left whose piece lands unattacked and
+    /// gives check in no identity gets one quiescence search instead of one per identity: fewer
+    /// nodes, and a value near the full expectation. Measured on these random-game positions
+    /// (145 such flips, 1,197 nodes against 5,467): mean error 41.5 cp; the representative's
+    /// value unshifted: 79.5; the shift with its sign reversed: 120.4. The bound sits between
+    /// the right shift and either mistake. Every other flip is searched as without it.
+    #[test]
+    fn frontier_probing_is_cheaper_and_close_to_the_expectation() {
+        let off = SearchParams {
+            frontier_probe: false,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let on = SearchParams {
+            frontier_probe: true,
+            ..off
+        };
+        let (mut probed, mut exposed, mut diff, mut nodes_on, mut nodes_off) = (0, 0, 0, 0, 0);
+        for (pos, mv) in first_flips(usize::MAX, 6) {
+            let outcomes = pos.flip_outcomes(mv.from());
+            let (a, b) = (
+                flip_search(&pos, mv, 0, on, 0),
+                flip_search(&pos, mv, 0, off, 0),
+            );
+            let open = outcomes.len() > 1
+                && outcomes.iter().all(|(p, _)| {
+                    let c = outcome_position(&pos, mv, Some(p), false);
+                    !c.in_check() && !c.is_attacked_by(mv.to(), c.side_to_move())
+                });
+            if !open {
+                assert_eq!(a, b, "{} {mv}", pos.fen());
+                exposed += 1;
+                continue;
+            }
+            probed += 1;
+            diff += (a.0 - b.0).abs();
+            nodes_on += a.1;
+            nodes_off += b.1;
+        }
+        let mean = diff as f64 / probed.max(1) as f64;
+        eprintln!(
+            "{probed} probed ({exposed} not): mean |difference| {mean:.1}, nodes {nodes_on} \
+             against {nodes_off}"
+        );
+        assert!(
+            probed >= 60 && exposed >= 10,
+            "{probed} probed, {exposed} not"
+        );
+        assert!(mean < 60.0, "mean {mean}");
+        assert!(nodes_on < nodes_off, "{nodes_on} against {nodes_off}");
     }
 
     /// With `exact_flip_plies`, a flip made within that many plies of the root is expanded
