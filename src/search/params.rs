@@ -169,12 +169,12 @@ search_params! {
     /// Probing chance nodes off the principal variation: one representative outcome searched to
     /// full depth, the others estimated from their evaluation or quiescence value.
     probe: bool = jieqi 1, maniac 1, xiangqi 0, range 0..=1;
-    /// Probing chance nodes with no ply left, off the principal variation: every identity is
-    /// valued by its evaluation and only the one nearest their mean gets a quiescence search,
-    /// shifted by the mean's distance from its evaluation. 0: never (every identity gets its own
-    /// quiescence search); 1: at captures of a face-down piece whose identity the capturer
-    /// learns (the identity changes no attack and no check); 2: at flips as well, where no
-    /// identity gives check or lands attacked.
+    /// Probing chance nodes with no ply left, off the principal variation: only the identity
+    /// nearest the mean of their evaluations gets a quiescence search, and what it adds to that
+    /// evaluation is added to every identity's before they are averaged. 0: never (every
+    /// identity gets its own quiescence search); 1: at captures of a face-down piece whose
+    /// identity the capturer learns (the identity changes no attack and no check); 2: at flips
+    /// as well, where no identity gives check or lands attacked.
     frontier_probe: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=2;
     /// Chance nodes with at least this many flips above them on the searched line are not
     /// searched deeper: their value is the weighted mean of each identity's evaluation (or
