@@ -390,9 +390,30 @@ impl<'a> Searcher<'a> {
         let Some(q) = self.cheap_values(flip, outcomes, node, searched) else {
             return Some(0);
         };
+        let (v, q_rep, mean) = self.search_representative(flip, &q, node)?;
+        if self.stopped {
+            return Some(0);
+        }
+        if is_mate_score(v) {
+            return None;
+        }
+        Some((v + mean - q_rep).clamp(-EVAL_LIMIT, EVAL_LIMIT))
+    }
+
+    /// The search behind probing: the outcome whose cheap value in `q` is closest to their
+    /// weighted mean (in the averaging unit) searched off the PV with `node`'s depth, its window
+    /// shifted by the mean's distance (the mean capped by [`Searcher::worst_capped`]) from that
+    /// cheap value. Returns the search's value, the representative's cheap value and the
+    /// capped mean; `None` when `q` is empty.
+    fn search_representative(
+        &mut self,
+        flip: &Flip,
+        q: &[(Piece, f64, i32)],
+        node: Node,
+    ) -> Option<(i32, i32, i32)> {
         let units = self.units();
-        let mean_u = Self::mean_unit(units, &q);
-        let mean = self.worst_capped(units.score_of(mean_u), &q);
+        let mean_u = Self::mean_unit(units, q);
+        let mean = self.worst_capped(units.score_of(mean_u), q);
         let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
             let da = (units.to_unit(a.2) - mean_u).abs();
             let db = (units.to_unit(b.2) - mean_u).abs();
@@ -406,14 +427,7 @@ impl<'a> Searcher<'a> {
             pv: false,
             ..node
         };
-        let v = self.outcome_value(flip, Some(rep), shifted);
-        if self.stopped {
-            return Some(0);
-        }
-        if is_mate_score(v) {
-            return None;
-        }
-        Some((v + offset).clamp(-EVAL_LIMIT, EVAL_LIMIT))
+        Some((self.outcome_value(flip, Some(rep), shifted), q_rep, mean))
     }
 
     /// Probing a chance node with no ply left (`frontier_probe`): every identity's evaluation,
@@ -435,22 +449,7 @@ impl<'a> Searcher<'a> {
             }
             q.push((piece, w as f64 / total, -self.evaluate(&c)));
         }
-        let units = self.units();
-        let mean_u = Self::mean_unit(units, &q);
-        let mean = self.worst_capped(units.score_of(mean_u), &q);
-        let &(rep, _, q_rep) = q.iter().min_by(|a, b| {
-            let da = (units.to_unit(a.2) - mean_u).abs();
-            let db = (units.to_unit(b.2) - mean_u).abs();
-            da.total_cmp(&db)
-        })?;
-        let offset = mean - q_rep;
-        let lim = MATE_BOUND - 1;
-        let shifted = Node {
-            alpha: (node.alpha - offset).clamp(-lim, lim - 1),
-            beta: (node.beta - offset).clamp(-lim + 1, lim),
-            ..node
-        };
-        let v = self.outcome_value(flip, Some(rep), shifted);
+        let (v, q_rep, _) = self.search_representative(flip, &q, node)?;
         if self.stopped {
             return Some(0);
         }
@@ -458,12 +457,13 @@ impl<'a> Searcher<'a> {
             return None;
         }
         // What quiescence added to the representative's evaluation, added to every identity's
-        // before averaging in units (the window above is shifted by the centipawn mean: near
+        // before averaging in units (its window was shifted by the centipawn mean: near
         // enough to bound the search).
         let added = v - q_rep;
         for e in q.iter_mut() {
             e.2 = (e.2 + added).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
+        let units = self.units();
         let value = units.score_of(Self::mean_unit(units, &q));
         Some(self.worst_capped(value, &q))
     }
