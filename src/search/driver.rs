@@ -107,6 +107,7 @@ pub fn run(
         pos.side_to_move(),
         &shared.params,
         options.move_overhead_ms,
+        pos.hidden().count(),
     );
     if let Some(b) = budget {
         shared.hard_ms.store(b.hard_ms, Ordering::Relaxed);

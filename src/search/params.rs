@@ -153,6 +153,11 @@ search_params! {
     /// Moves to go assumed when the clock does not say (`movestogo`): the soft time limit is
     /// the clock divided by this, plus three quarters of the increment.
     moves_to_go: u32 = jieqi 30, maniac 16, xiangqi 28, range 1..=100;
+    /// Time by the number of face-down pieces: the soft time limit is changed by this many
+    /// percent times the share of the 30 face-down pieces of the start still on the board
+    /// (positive: more time in the opening; negative: less, which leaves more of the clock
+    /// for the later moves; 0: the same share of the clock throughout).
+    opening_time_percent: i32 = jieqi 0, maniac 0, xiangqi 0, range -90..=300;
     /// The hard time limit (where the search is stopped) in tenths of the soft one.
     hard_limit_tenths: u32 = jieqi 25, maniac 40, xiangqi 40, range 10..=100;
     /// Iteration timing under a clock: no new iteration when the last one's growth predicts it

@@ -8,7 +8,9 @@
 //! Jieqi differs because one more ply costs about ten times more there (a chance node at every
 //! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both
 //! limits leave the move overhead unspent, and the hard limit never exceeds what is on the clock.
-//! Negative clocks count as zero.
+//! Negative clocks count as zero. With `opening_time_percent` the soft limit changes with the
+//! share of face-down pieces still on the board, so more or less of the clock goes to the
+//! opening.
 
 use crate::core::Color;
 
@@ -31,12 +33,17 @@ const GROWTH_MIN: f64 = 2.0;
 const GROWTH_MAX: f64 = 16.0;
 const GROWTH_FIRST: f64 = 6.0;
 
-/// The budget for a search, or `None` when no time limit applies.
+/// Face-down pieces on the board at the start of Jieqi and Maniac.
+const FACE_DOWN_AT_START: i64 = 30;
+
+/// The budget for a search, or `None` when no time limit applies. `face_down` is the number
+/// of face-down pieces on the board (`opening_time_percent` changes the time while many are).
 pub fn budget(
     limits: &Limits,
     side: Color,
     params: &SearchParams,
     overhead_ms: u64,
+    face_down: u32,
 ) -> Option<Budget> {
     if limits.infinite {
         return None;
@@ -66,7 +73,12 @@ pub fn budget(
             hard_ms: t,
         });
     }
-    let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
+    let share = (face_down as i64).min(FACE_DOWN_AT_START);
+    let change = params.opening_time_percent as i64 * share / FACE_DOWN_AT_START;
+    let percent = (100 + change).max(1) as u64;
+    let soft = ((usable / moves_left + inc * 3 / 4) * percent / 100)
+        .min(usable / 2)
+        .max(1);
     let hard_tenths = params.hard_limit_tenths as u64;
     let hard = (soft * hard_tenths / 10)
         .min(usable * 2 / 5)
@@ -102,6 +114,7 @@ mod tests {
             side,
             &SearchParams::for_variant(variant),
             overhead_ms,
+            0,
         )
     }
 
@@ -152,6 +165,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn opening_time_follows_the_face_down_pieces() {
+        let l = Limits {
+            wtime: Some(10_000),
+            winc: Some(100),
+            ..limits()
+        };
+        let mut params = SearchParams::for_variant(Variant::Jieqi);
+        let plain = super::budget(&l, Color::Red, &params, 0, 30).unwrap();
+        assert_eq!(plain.soft_ms, 10_000 / 30 + 75);
+        params.opening_time_percent = 100;
+        let soft = |params: &SearchParams, face_down| {
+            super::budget(&l, Color::Red, params, 0, face_down)
+                .unwrap()
+                .soft_ms
+        };
+        assert_eq!(soft(&params, 30), 2 * plain.soft_ms);
+        assert_eq!(soft(&params, 15), plain.soft_ms * 3 / 2);
+        assert_eq!(soft(&params, 0), plain.soft_ms);
+        // More than the start's count (Maniac positions set up by hand) counts as the start.
+        assert_eq!(soft(&params, 32), soft(&params, 30));
+        // The hard limit follows the soft one, within two fifths of the clock.
+        let b = super::budget(&l, Color::Red, &params, 0, 30).unwrap();
+        assert_eq!(b.hard_ms, (b.soft_ms * 25 / 10).min(4_000));
+        params.opening_time_percent = 300;
+        let b = super::budget(&l, Color::Red, &params, 0, 30).unwrap();
+        assert_eq!((b.soft_ms, b.hard_ms), (4 * plain.soft_ms, 4_000));
+        // Negative: less time while many pieces are face down.
+        params.opening_time_percent = -50;
+        assert_eq!(soft(&params, 30), plain.soft_ms / 2);
+        assert_eq!(soft(&params, 15), plain.soft_ms * 3 / 4);
+        assert_eq!(soft(&params, 0), plain.soft_ms);
     }
 
     #[test]
