@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(soft(&params, 30), 2 * plain.soft_ms);
         assert_eq!(soft(&params, 15), plain.soft_ms * 3 / 2);
         assert_eq!(soft(&params, 0), plain.soft_ms);
-        // More than the start's count (Maniac positions set up by hand) counts as the start.
+        // A count above the start's is read as the start's.
         assert_eq!(soft(&params, 32), soft(&params, 30));
         // The hard limit follows the soft one, within two fifths of the clock.
         let b = super::budget(&l, Color::Red, &params, 0, 30).unwrap();
