@@ -510,24 +510,38 @@ fn sign(color: Color) -> i32 {
 }
 
 /// Expected signed (Red-positive) value of a face-down piece drawing from the pool group of
-/// `controller`, in the phase at `at`; 0 if the group is empty.
-fn hidden_expectation(weights: &Weights, pos: &Position, controller: Color, at: usize) -> i32 {
-    let variant = pos.variant();
-    let mut sum = 0i64;
-    let mut n = 0i64;
+/// each controller (indexed by colour), in the phases at `at[..halves]`; 0 for an empty group.
+/// In Maniac both draw from the whole pool. One pass over the pool for all of them.
+fn hidden_expectations(
+    weights: &Weights,
+    pos: &Position,
+    at: &[usize; 2],
+    halves: usize,
+) -> [[i32; 2]; 2] {
+    let mut sum = [[0i64; 2]; 2];
+    let mut n = [0i64; 2];
     for (piece, count) in pos.pool().iter() {
-        if variant != Variant::Maniac && piece.color != controller {
-            continue;
+        let c = piece.color.index();
+        n[c] += count as i64;
+        for h in 0..halves {
+            let value = sign(piece.color) * hidden_identity_value(weights, piece.role, at[h]);
+            sum[h][c] += value as i64 * count as i64;
         }
-        sum += (sign(piece.color) * hidden_identity_value(weights, piece.role, at)) as i64
-            * count as i64;
-        n += count as i64;
     }
-    if n == 0 {
-        // No pool information: value it as its square's role would be (kept symmetric).
-        return 0;
+    let whole = pos.variant() == Variant::Maniac;
+    let mut out = [[0i32; 2]; 2];
+    for h in 0..halves {
+        for c in 0..2 {
+            let (s, k) = if whole {
+                (sum[h][0] + sum[h][1], n[0] + n[1])
+            } else {
+                (sum[h][c], n[c])
+            };
+            // No pool information: value it as its square's role would be (kept symmetric).
+            out[h][c] = if k == 0 { 0 } else { (s / k) as i32 };
+        }
     }
-    (sum / n) as i32
+    out
 }
 
 #[inline(always)]
@@ -645,15 +659,11 @@ fn terms_with(
     let mut t = [Terms::default(); 2];
     const AT: [usize; 2] = [0, w::EG];
     let halves = if tapered { 2 } else { 1 };
-    let mut hidden_value = [[0i32; 2]; 2];
-    if hidden.any() {
-        for h in 0..halves {
-            hidden_value[h] = [
-                hidden_expectation(weights, pos, Color::Red, AT[h]),
-                hidden_expectation(weights, pos, Color::Black, AT[h]),
-            ];
-        }
-    }
+    let hidden_value = if hidden.any() {
+        hidden_expectations(weights, pos, &AT, halves)
+    } else {
+        [[0i32; 2]; 2]
+    };
     for color in Color::ALL {
         let s = sign(color);
         let ours = pos.pieces_of(color);
