@@ -45,6 +45,12 @@ const VICTIM_WEIGHT: i32 = 16;
 /// Kinds of moving piece (colour and role) times points: the index of a move's piece and
 /// destination in the continuation history.
 const PIECE_TO: usize = 14 * 90;
+/// Correction history: slots per side to move (a power of two, `1 << CORRECTION_BITS`), the
+/// units per centipawn of a correction, and the largest correction (256 cp).
+const CORRECTION_BITS: u32 = 14;
+const CORRECTION_ENTRIES: usize = 1 << CORRECTION_BITS;
+const CORRECTION_GRAIN: i32 = 16;
+const CORRECTION_LIMIT: i32 = 256 * CORRECTION_GRAIN;
 
 /// Where a node is searched: the depth left, the window `(alpha, beta)` from the side to move's
 /// view, the distance from the root, and whether it is on the principal variation.
@@ -82,6 +88,23 @@ impl Node {
             ply: self.ply + 1,
             ..self
         }
+    }
+}
+
+/// The static evaluation `eval` or, where the table's entry `e` (read at `ply`) shows the
+/// position worth more (a lower bound above it) or less (an upper bound below it), the table's
+/// score; mate scores are left out.
+fn tightened_eval(eval: i32, e: &TtEntry, ply: usize) -> i32 {
+    let s = from_tt(e.score, ply);
+    let tighter = match e.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => s > eval,
+        TtBound::Upper => s < eval,
+    };
+    if tighter && !is_mate_score(s) {
+        s
+    } else {
+        eval
     }
 }
 
@@ -179,6 +202,10 @@ pub struct Searcher<'a> {
     /// quiet move (piece and destination) cut right after a given move, one or two plies
     /// earlier, indexed by both.
     continuation: Vec<i32>,
+    /// Correction history (when `Param_correction_history` is on, else empty): by side to
+    /// move and structure key, the learned difference between searched values and the static
+    /// evaluation, in sixteenths of a centipawn.
+    correction: Vec<i32>,
     /// The game's positions before the root and the path from the root, current last.
     pub(crate) path: Vec<Visit>,
     pv: Vec<[Move; MAX_PLY]>,
@@ -207,6 +234,11 @@ impl<'a> Searcher<'a> {
             quiet_buffers: vec![Vec::new(); MAX_PLY + 2],
             continuation: if shared.params.continuation_history {
                 vec![0; PIECE_TO * PIECE_TO]
+            } else {
+                Vec::new()
+            },
+            correction: if shared.params.correction_history {
+                vec![0; 2 * CORRECTION_ENTRIES]
             } else {
                 Vec::new()
             },
@@ -242,6 +274,9 @@ impl<'a> Searcher<'a> {
             {
                 self.history = t.quiet;
                 self.continuation = t.continuation;
+                if t.correction.len() == self.correction.len() {
+                    self.correction = t.correction;
+                }
             }
         }
     }
@@ -253,6 +288,7 @@ impl<'a> Searcher<'a> {
             let tables = HistoryTables {
                 quiet: std::mem::take(&mut self.history),
                 continuation: std::mem::take(&mut self.continuation),
+                correction: std::mem::take(&mut self.correction),
             };
             kept.put(id, tables);
         }
@@ -263,6 +299,47 @@ impl<'a> Searcher<'a> {
     pub(crate) fn evaluate(&mut self, pos: &Position) -> i32 {
         let shared = self.shared;
         self.eval_cache.evaluate(shared, pos)
+    }
+
+    /// The correction-history slot of `pos`: its side to move and a key of where the
+    /// soldiers of each side and the face-down pieces stand.
+    #[inline]
+    fn correction_slot(pos: &Position) -> usize {
+        let mix = |b: u128, k: u64| {
+            let x = (b as u64) ^ ((b >> 64) as u64).rotate_left(29);
+            (x ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        };
+        let key = mix(pos.pieces(Color::Red, Role::Pawn).0, 0x2545_F491_4F6C_DD1D)
+            ^ mix(
+                pos.pieces(Color::Black, Role::Pawn).0,
+                0x6A09_E667_F3BC_C909,
+            )
+            .rotate_left(21)
+            ^ mix(pos.hidden().0, 0xBB67_AE85_84CA_A73B).rotate_left(42);
+        pos.side_to_move().index() * CORRECTION_ENTRIES + (key >> (64 - CORRECTION_BITS)) as usize
+    }
+
+    /// `raw`, the static evaluation of `pos`, with the correction history's correction
+    /// (unchanged when the correction history is off).
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if self.correction.is_empty() {
+            return raw;
+        }
+        let c = self.correction[Self::correction_slot(pos)] / CORRECTION_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of `pos` toward `searched - raw`, weighted by the depth searched.
+    fn update_correction(&mut self, pos: &Position, raw: i32, searched: i32, depth: i32) {
+        if self.correction.is_empty() {
+            return;
+        }
+        let target =
+            ((searched - raw) * CORRECTION_GRAIN).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+        let w = (depth + 1).clamp(1, 16);
+        let e = &mut self.correction[Self::correction_slot(pos)];
+        *e = (*e * (256 - w) + target * w) / 256;
     }
 
     #[inline]
@@ -617,7 +694,7 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else {
             match tt {
@@ -625,7 +702,19 @@ impl<'a> Searcher<'a> {
                 None => self.evaluate(pos),
             }
         };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
+        };
         self.evals[ply] = static_eval;
+        // The value the pruning works from.
+        let prune_eval = match tt {
+            Some(e) if self.shared.params.tt_eval && !in_check && excluded.is_none() => {
+                tightened_eval(static_eval, &e, ply)
+            }
+            _ => static_eval,
+        };
         // Internal iterative reduction: a node the table knows no move for is searched a ply
         // shallower (its move ordering is poor, and the next visit will have the move).
         let iir = self.shared.params.iir_depth;
@@ -643,7 +732,7 @@ impl<'a> Searcher<'a> {
             && !is_mate_score(node.beta)
             && !self.shared.pure
         {
-            if let Some(v) = self.prune_before_moves(pos, node, static_eval, after_null) {
+            if let Some(v) = self.prune_before_moves(pos, node, prune_eval, after_null) {
                 return v;
             }
         }
@@ -667,7 +756,7 @@ impl<'a> Searcher<'a> {
         let at = Decision {
             node,
             in_check,
-            static_eval,
+            static_eval: prune_eval,
             singular,
             excluded,
             improving: self.improving(ply, static_eval),
@@ -692,11 +781,24 @@ impl<'a> Searcher<'a> {
             TtEntry {
                 mv: best_move,
                 score: to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: if in_check { 0 } else { raw_eval },
                 depth: node.depth,
                 bound,
             },
         );
+        // The correction learns from values that say more than a bound on the wrong side of
+        // the evaluation, at nodes whose best move is quiet (a capture's or flip's gain is
+        // not the evaluation's error).
+        let quiet_best = best_move
+            .is_none_or(|m| m.is_pass() || (pos.occupant(m.to()).is_none() && !pos.is_flip(m)));
+        let says_more = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => best > static_eval,
+            TtBound::Upper => best < static_eval,
+        };
+        if !in_check && !is_mate_score(best) && quiet_best && says_more {
+            self.update_correction(pos, raw_eval, best, node.depth);
+        }
         best
     }
 
@@ -1065,7 +1167,8 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = self.evaluate(pos);
+            let raw = self.evaluate(pos);
+            stand = self.corrected(pos, raw);
             if stand >= beta {
                 return stand;
             }
@@ -1163,4 +1266,100 @@ enum Singular {
 fn has_big_pieces(pos: &Position) -> bool {
     let us = pos.side_to_move();
     (pos.pieces(us, Role::Rook) | pos.pieces(us, Role::Horse) | pos.pieces(us, Role::Cannon)).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::core::Variant;
+    use crate::search::eval::Evaluator;
+    use crate::search::params::SearchParams;
+    use crate::search::tt::Tt;
+
+    fn shared(params: SearchParams) -> Shared {
+        Shared::new(
+            Arc::new(Tt::new(1)),
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+            params,
+            Arc::new(Evaluator::new(None)),
+        )
+    }
+
+    fn entry(score: i32, bound: TtBound) -> TtEntry {
+        TtEntry {
+            mv: None,
+            score,
+            eval: 0,
+            depth: 5,
+            bound,
+        }
+    }
+
+    /// The table's score replaces the evaluation only where its bound says more than the
+    /// evaluation does, and never when it is a mate score.
+    #[test]
+    fn the_table_score_tightens_the_evaluation_only_where_its_bound_allows() {
+        assert_eq!(tightened_eval(100, &entry(180, TtBound::Lower), 3), 180);
+        assert_eq!(tightened_eval(100, &entry(40, TtBound::Lower), 3), 100);
+        assert_eq!(tightened_eval(100, &entry(40, TtBound::Upper), 3), 40);
+        assert_eq!(tightened_eval(100, &entry(180, TtBound::Upper), 3), 100);
+        assert_eq!(tightened_eval(100, &entry(-70, TtBound::Exact), 3), -70);
+        assert_eq!(
+            tightened_eval(100, &entry(MATE - 10, TtBound::Lower), 3),
+            100
+        );
+        assert_eq!(
+            tightened_eval(100, &entry(-MATE + 10, TtBound::Upper), 3),
+            100
+        );
+    }
+
+    /// The correction moves toward the searched error of the positions that share the key
+    /// (the soldiers, the face-down pieces, the side to move), stays within 256 cp, leaves
+    /// other structures alone, and is nothing when the option is off.
+    #[test]
+    fn the_correction_history_learns_the_searched_error_of_a_structure() {
+        let start = Position::startpos(Variant::Jieqi);
+        let mut list = MoveList::new();
+        start.legal_moves(&mut list);
+        let king_move = *list.iter().find(|&&m| !start.is_flip(m)).unwrap();
+        let flip = *list.iter().find(|&&m| start.is_flip(m)).unwrap();
+        let mut same = start;
+        same.play_unchecked(king_move, None);
+        same.play_null();
+        let mut other = start;
+        other.play_unchecked(flip, None);
+        other.play_null();
+        assert_eq!(same.side_to_move(), start.side_to_move());
+
+        let off = shared(SearchParams::for_variant(Variant::Jieqi));
+        let s = Searcher::new(&off, false);
+        assert_eq!(s.corrected(&start, 50), 50);
+
+        let on = shared(SearchParams {
+            correction_history: true,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        });
+        let mut s = Searcher::new(&on, false);
+        assert_eq!(s.corrected(&start, 50), 50);
+        s.update_correction(&start, 50, 150, 10);
+        let once = s.corrected(&start, 50) - 50;
+        assert!(once > 0 && once < 100, "{once}");
+        for _ in 0..200 {
+            s.update_correction(&start, 50, 150, 10);
+        }
+        let learned = s.corrected(&start, 50) - 50;
+        assert!((95..=100).contains(&learned), "{learned}");
+        assert_eq!(s.corrected(&same, -20), -20 + learned);
+        assert_eq!(s.corrected(&other, -20), -20);
+        for _ in 0..400 {
+            s.update_correction(&start, 0, 3000, 10);
+        }
+        let capped = s.corrected(&start, 0);
+        assert!((250..=256).contains(&capped), "{capped}");
+    }
 }

@@ -271,6 +271,16 @@ search_params! {
     /// next of the same game, until `ucinewgame` or `Clear Hash` (off: each search starts
     /// with empty tables).
     keep_history: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
+    /// Correction history: the static evaluation at decision nodes and quiescence's stand-pat
+    /// gets a correction learned from how searches of positions with the same soldiers and
+    /// face-down pieces (and side to move) came out against their static evaluation; kept
+    /// between the searches of a game like the other history tables (off: the evaluation as
+    /// it is).
+    correction_history: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// The pruning before the moves (reverse futility, razoring, the null move) and futility
+    /// use the table's score in place of the static evaluation where its bound says the
+    /// position is worth more (a lower bound above it) or less (an upper bound below it).
+    tt_eval: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
     check_extension_everywhere: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;

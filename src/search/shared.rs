@@ -51,6 +51,8 @@ pub struct HistoryTables {
     pub quiet: Vec<i32>,
     /// By the earlier move's piece and destination and this move's (may be empty).
     pub continuation: Vec<i32>,
+    /// The correction history by side to move and structure key (may be empty).
+    pub correction: Vec<i32>,
 }
 
 /// The history tables of each search thread, kept between the searches of one game.
