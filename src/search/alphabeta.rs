@@ -981,7 +981,10 @@ impl<'a> Searcher<'a> {
             let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
-            if !capture && self.prunes_late(pos, mv, i, &at, alpha, best) {
+            if !capture
+                && (!flip || self.shared.params.prune_flips)
+                && self.prunes_late(pos, mv, i, &at, alpha, best)
+            {
                 continue;
             }
             let v = self.search_move(pos, mv, i, &at, alpha, capture);

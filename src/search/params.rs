@@ -224,6 +224,9 @@ search_params! {
     late_move_per_depth: i32 = jieqi 4, maniac 4, xiangqi 4, range 0..=100;
     /// See `late_move_base`.
     late_move_per_depth_squared: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
+    /// Futility and late move pruning skip flips as they skip the other moves that take
+    /// nothing (off: neither skips a flip).
+    prune_flips: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
     /// Null-move pruning: the null move is searched this many plies shallower, plus one ply per
     /// `null_move_depth_divisor` plies of depth, plus one per `null_move_eval_divisor`
     /// centipawns the static evaluation stands above beta (at most 3; 0: not at all).
