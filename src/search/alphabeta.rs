@@ -694,18 +694,16 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        let raw_eval = if in_check {
-            -INF
+        // The evaluation as the evaluator gives it (kept in the table) and with the correction
+        // history's correction (what the search works from).
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else {
-            match tt {
+            let raw = match tt {
                 Some(e) => e.eval,
                 None => self.evaluate(pos),
-            }
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
+            };
+            (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
         // The value the pruning works from.
@@ -789,8 +787,7 @@ impl<'a> Searcher<'a> {
         // The correction learns from values that say more than a bound on the wrong side of
         // the evaluation, at nodes whose best move is quiet (a capture's or flip's gain is
         // not the evaluation's error).
-        let quiet_best = best_move
-            .is_none_or(|m| m.is_pass() || (pos.occupant(m.to()).is_none() && !pos.is_flip(m)));
+        let quiet_best = best_move.is_none_or(|m| !is_capture(pos, m) && !pos.is_flip(m));
         let says_more = match bound {
             TtBound::Exact => true,
             TtBound::Lower => best > static_eval,
@@ -978,7 +975,7 @@ impl<'a> Searcher<'a> {
             if Some(mv) == at.excluded {
                 continue;
             }
-            let capture = !mv.is_pass() && pos.occupant(mv.to()).is_some();
+            let capture = is_capture(pos, mv);
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
             if !capture
@@ -1264,6 +1261,12 @@ enum Singular {
     Cut(i32),
 }
 
+/// Whether `mv` takes a piece (Maniac's pass takes nothing).
+#[inline]
+fn is_capture(pos: &Position, mv: Move) -> bool {
+    !mv.is_pass() && pos.occupant(mv.to()).is_some()
+}
+
 /// Whether the side to move has a piece other than pawns, advisors and elephants (null move is
 /// unsafe in bare endings with zugzwang).
 fn has_big_pieces(pos: &Position) -> bool {
@@ -1273,24 +1276,9 @@ fn has_big_pieces(pos: &Position) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Arc;
-
     use super::*;
     use crate::core::Variant;
-    use crate::search::eval::Evaluator;
     use crate::search::params::SearchParams;
-    use crate::search::tt::Tt;
-
-    fn shared(params: SearchParams) -> Shared {
-        Shared::new(
-            Arc::new(Tt::new(1)),
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-            params,
-            Arc::new(Evaluator::new(None)),
-        )
-    }
 
     fn entry(score: i32, bound: TtBound) -> TtEntry {
         TtEntry {
@@ -1339,11 +1327,11 @@ mod tests {
         other.play_null();
         assert_eq!(same.side_to_move(), start.side_to_move());
 
-        let off = shared(SearchParams::for_variant(Variant::Jieqi));
+        let off = Shared::with_params(SearchParams::for_variant(Variant::Jieqi));
         let s = Searcher::new(&off, false);
         assert_eq!(s.corrected(&start, 50), 50);
 
-        let on = shared(SearchParams {
+        let on = Shared::with_params(SearchParams {
             correction_history: true,
             ..SearchParams::for_variant(Variant::Jieqi)
         });

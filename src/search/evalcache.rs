@@ -71,24 +71,13 @@ impl EvalCache {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Arc;
-
     use super::*;
     use crate::core::Variant;
-    use crate::search::eval::Evaluator;
     use crate::search::params::SearchParams;
     use crate::search::testgames::random_game;
-    use crate::search::tt::Tt;
 
     fn shared(variant: Variant) -> Shared {
-        Shared::new(
-            Arc::new(Tt::new(1)),
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-            SearchParams::for_variant(variant),
-            Arc::new(Evaluator::new(None)),
-        )
+        Shared::with_params(SearchParams::for_variant(variant))
     }
 
     /// Positions of a pseudo-random game of `variant`.

@@ -82,6 +82,19 @@ impl KeptHistory {
 }
 
 impl Shared {
+    /// A search's shared state for unit tests: `params`, a 1 MB table, the built-in weights,
+    /// never stopped or pondering.
+    #[cfg(test)]
+    pub(crate) fn with_params(params: SearchParams) -> Shared {
+        Shared::new(
+            Arc::new(Tt::new(1)),
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+            params,
+            Arc::new(Evaluator::new(None)),
+        )
+    }
+
     pub fn new(
         tt: Arc<Tt>,
         stop: Arc<AtomicBool>,
