@@ -978,6 +978,8 @@ impl<'a> Searcher<'a> {
             let capture = is_capture(pos, mv);
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
+            // The moves the history tables learn from.
+            let learns = quiet || (flip && self.shared.params.flip_history);
             if !capture
                 && (!flip || self.shared.params.prune_flips)
                 && self.prunes_late(pos, mv, i, &at, alpha, best)
@@ -995,14 +997,14 @@ impl<'a> Searcher<'a> {
                     alpha = v;
                     self.update_pv(ply, mv, !flip);
                     if v >= beta {
-                        if quiet {
+                        if learns {
                             self.reward_quiet(pos, mv, depth, ply, &quiets_tried);
                         }
                         break;
                     }
                 }
             }
-            if quiet {
+            if learns {
                 quiets_tried.push(mv);
             }
         }
@@ -1352,5 +1354,33 @@ mod tests {
         }
         let capped = s.corrected(&start, 0);
         assert!((250..=256).contains(&capped), "{capped}");
+    }
+
+    /// With `flip_history` the flips that cut earn history credit, so that they are ordered
+    /// by how they fared; without it the history tables never learn of a flip.
+    #[test]
+    fn flips_learn_history_only_with_flip_history() {
+        let start = Position::startpos(Variant::Jieqi);
+        let mut list = MoveList::new();
+        start.legal_moves(&mut list);
+        let flips: Vec<Move> = list.iter().copied().filter(|&m| start.is_flip(m)).collect();
+        assert!(!flips.is_empty());
+        let learned = |on: bool| {
+            let shared = Shared::with_params(SearchParams {
+                flip_history: on,
+                ..SearchParams::for_variant(Variant::Jieqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            s.set_path(&[], &start);
+            s.root_side = Some(start.side_to_move());
+            s.negamax(&start, Node::root(3, -INF, INF, true), false);
+            let side = start.side_to_move();
+            flips
+                .iter()
+                .filter(|&&m| s.history[Searcher::history_index(side, m)] != 0)
+                .count()
+        };
+        assert_eq!(learned(false), 0);
+        assert!(learned(true) > 0);
     }
 }

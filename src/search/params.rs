@@ -249,6 +249,11 @@ search_params! {
     /// Late move reductions: a flip is reduced this many plies less than another quiet move
     /// (what it reveals decides more than a quiet move's square).
     lmr_flip_less: i32 = jieqi 2, maniac 1, xiangqi 1, range 0..=10;
+    /// Flips learn from the history tables as the other quiet moves do: a flip that cuts becomes
+    /// a killer and gains history credit, and one tried before a move that cut loses some, so
+    /// that the flips that worked elsewhere come first and the late move pruning keeps them
+    /// (off: flips keep the history order they start with).
+    flip_history: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
     lmr_history_divisor: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100000;
