@@ -252,7 +252,8 @@ search_params! {
     /// Flips learn from the history tables as the other quiet moves do: a flip that cuts becomes
     /// a killer and gains history credit, and one tried before a move that cut loses some, so
     /// that the flips that worked elsewhere come first and the late move pruning keeps them
-    /// (off: flips keep the history order they start with).
+    /// (off: the tables learn nothing from flips, which are ordered by what quiet moves of the
+    /// same squares or role and destination taught them).
     flip_history: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Late move reductions: one ply less per this much history credit of a quiet move, one
     /// more per this much debit (0: history plays no part).
