@@ -99,7 +99,7 @@ fn samples_of(r: &GameEntry, variant: Variant, skip: usize) -> Result<Vec<Sample
     for (i, m) in r.moves.iter().enumerate() {
         let (mv, reveal) = record_ply(m).map_err(|error| SampleError::Ply { ply: i + 1, error })?;
         let pos = *game.position();
-        let quiet = pos.occupant(mv.to()).is_none() || mv.is_pass();
+        let quiet = !pos.is_capture(mv);
         if i >= skip && !m.book && quiet && !pos.in_check() {
             let mut public = pos;
             public.clear_deal();

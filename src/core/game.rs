@@ -107,8 +107,7 @@ impl Game {
     /// Plays a move (checked). On error nothing changes.
     pub fn play(&mut self, mv: Move, reveal: Reveal) -> Result<(), PlayError> {
         let before = self.current;
-        let irreversible =
-            before.is_flip(mv) || (!mv.is_pass() && before.occupant(mv.to()).is_some());
+        let irreversible = before.is_flip(mv) || before.is_capture(mv);
         let mut after = before;
         after.play(mv, reveal)?;
         let flip = if before.is_flip(mv) {

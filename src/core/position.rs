@@ -907,6 +907,12 @@ impl Position {
         !mv.is_pass() && self.hidden.contains(mv.from())
     }
 
+    /// Whether `mv` takes a piece, face-down or revealed (a pass takes nothing).
+    #[inline(always)]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        !mv.is_pass() && self.occupant(mv.to()).is_some()
+    }
+
     /// Whether `mv` captures a face-down piece.
     #[inline(always)]
     pub fn captures_hidden(&self, mv: Move) -> bool {

@@ -55,8 +55,7 @@ impl GameState {
         let reveal = reveal_of(&before, text);
         self.game.play(mv, reveal)?;
         // A flip or a capture: no earlier position can come back.
-        let irreversible =
-            !mv.is_pass() && (before.is_flip(mv) || before.occupant(mv.to()).is_some());
+        let irreversible = before.is_flip(mv) || before.is_capture(mv);
         if irreversible {
             self.reversible.clear();
         }

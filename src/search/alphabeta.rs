@@ -787,7 +787,7 @@ impl<'a> Searcher<'a> {
         // The correction learns from values that say more than a bound on the wrong side of
         // the evaluation, at nodes whose best move is quiet (a capture's or flip's gain is
         // not the evaluation's error).
-        let quiet_best = best_move.is_none_or(|m| !is_capture(pos, m) && !pos.is_flip(m));
+        let quiet_best = best_move.is_none_or(|m| !pos.is_capture(m) && !pos.is_flip(m));
         let says_more = match bound {
             TtBound::Exact => true,
             TtBound::Lower => best > static_eval,
@@ -975,7 +975,7 @@ impl<'a> Searcher<'a> {
             if Some(mv) == at.excluded {
                 continue;
             }
-            let capture = is_capture(pos, mv);
+            let capture = pos.is_capture(mv);
             let flip = pos.is_flip(mv);
             let quiet = !capture && !flip;
             // The moves the history tables learn from.
@@ -1261,12 +1261,6 @@ enum Singular {
     Extend(Move),
     /// Other moves reach beta too: the node's value (a lower bound).
     Cut(i32),
-}
-
-/// Whether `mv` takes a piece (Maniac's pass takes nothing).
-#[inline]
-fn is_capture(pos: &Position, mv: Move) -> bool {
-    !mv.is_pass() && pos.occupant(mv.to()).is_some()
 }
 
 /// Whether the side to move has a piece other than pawns, advisors and elephants (null move is
