@@ -8,7 +8,8 @@
 //! Jieqi differs because one more ply costs about ten times more there (a chance node at every
 //! flip), so an iteration started late rarely ends (docs/strength.md, "Time profile"). Both
 //! limits leave the move overhead unspent, and the hard limit never exceeds what is on the clock.
-//! Negative clocks count as zero. With `opening_time_percent` the soft limit changes with the
+//! Negative clocks count as zero, and clocks or increments above 10^12 ms (about 31 years) as
+//! that, so no arithmetic on them can overflow. With `opening_time_percent` the soft limit changes with the
 //! share of face-down pieces still on the board, so more or less of the clock goes to the
 //! opening.
 
@@ -32,6 +33,9 @@ const MAX_MOVES_TO_GO: u32 = 60;
 const GROWTH_MIN: f64 = 2.0;
 const GROWTH_MAX: f64 = 16.0;
 const GROWTH_FIRST: f64 = 6.0;
+
+/// Clocks and increments above this many milliseconds (about 31 years) are read as this.
+const MAX_CLOCK_MS: u64 = 1_000_000_000_000;
 
 /// Face-down pieces on the board at the start of Jieqi and Maniac.
 const FACE_DOWN_AT_START: i64 = 30;
@@ -59,8 +63,8 @@ pub fn budget(
         Color::Red => (limits.wtime, limits.winc),
         Color::Black => (limits.btime, limits.binc),
     };
-    let time = time?.max(0) as u64;
-    let inc = inc.unwrap_or(0).max(0) as u64;
+    let time = (time?.max(0) as u64).min(MAX_CLOCK_MS);
+    let inc = (inc.unwrap_or(0).max(0) as u64).min(MAX_CLOCK_MS);
     let usable = time.saturating_sub(overhead_ms).max(1);
     let moves_left = limits
         .movestogo
@@ -214,6 +218,30 @@ mod tests {
         // No earlier iteration: six times the last.
         assert!(next_iteration_fits(0, 50, 0, 300));
         assert!(!next_iteration_fits(0, 50, 0, 299));
+    }
+
+    #[test]
+    fn huge_clocks_are_capped() {
+        for mtg in [None, Some(1), Some(60)] {
+            let l = Limits {
+                wtime: Some(i64::MAX),
+                winc: Some(i64::MAX),
+                btime: Some(-500),
+                movestogo: mtg,
+                ..limits()
+            };
+            for v in Variant::ALL {
+                let mut params = SearchParams::for_variant(v);
+                params.opening_time_percent = 300;
+                params.hard_limit_tenths = 100;
+                let b = super::budget(&l, Color::Red, &params, 30, 30).unwrap();
+                assert!(
+                    b.soft_ms <= b.hard_ms && b.hard_ms <= MAX_CLOCK_MS,
+                    "{v} {mtg:?}"
+                );
+                assert!(b.soft_ms >= 1000, "{v} {mtg:?}");
+            }
+        }
     }
 
     #[test]
