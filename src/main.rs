@@ -108,6 +108,9 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
     Jai,
+    /// Write an opening book: the start position and the positions after each first move,
+    /// each searched to a fixed depth (the format of the built-in book).
+    Book(cli::book::BookArgs),
     /// Fit the evaluation weights to the results of recorded games (logistic regression).
     Tune(Box<cli::tune::TuneArgs>),
 }
@@ -184,6 +187,7 @@ fn main() -> ExitCode {
                     mode,
                     seed,
                     move_overhead_ms: 0,
+                    own_book: false,
                     ..Options::default()
                 };
                 cli::analyze::run(pos, limits, options, json, verbose, &odds)
@@ -208,6 +212,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => cli::match_cmd::run(*args),
         Some(Command::Tune(args)) => cli::tune::run(*args),
+        Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Merge(args)) => cli::merge::run(args),
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Jai) => {

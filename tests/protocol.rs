@@ -58,6 +58,7 @@ fn uci_handshake_lists_every_option() {
         "SearchMode",
         "Samples",
         "Seed",
+        "OwnBook",
     ] {
         assert!(options.iter().any(|o| o == name), "{name} not listed");
     }
@@ -97,6 +98,70 @@ fn works_without_a_handshake_and_answers_each_go_once() {
     // An idle stop is silent, and no second bestmove appears.
     e.send("stop");
     e.send("ponderhit");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn the_opening_book_answers_a_games_first_moves() {
+    use jieqi::core::{Move, Reveal};
+    use jieqi::search::book;
+    let start = Position::startpos(Variant::Jieqi);
+    let book = book::builtin(Variant::Jieqi);
+    let mut e = Engine::start();
+    // A game's search (a clock or movetime) from the start: the book's move at once.
+    let searched = |e: &mut Engine, setup: &str, go: &str, pos: &Position| {
+        e.send(setup);
+        e.send(go);
+        let (infos, best) = e.bestmove();
+        for l in infos.iter().filter(|l| !l.starts_with("info string")) {
+            check_info(l, pos, true);
+        }
+        let booked = infos
+            .iter()
+            .any(|l| l.starts_with("info string book move "));
+        (booked, check_bestmove(&best, pos).expect("a move"))
+    };
+    let clock = "go wtime 10000 btime 10000 winc 100 binc 100";
+    let entry = book.get(&start).expect("the start is in the book");
+    assert_eq!(
+        searched(&mut e, "position startpos", clock, &start),
+        (true, entry.mv)
+    );
+    // Black's first move, after a flip, under movetime.
+    let mut child = start;
+    let first = Move::parse("b0c2").unwrap();
+    let (piece, _) = start.flip_outcomes(first.from()).as_slice()[0];
+    let reveal = Reveal {
+        flip: Some(piece),
+        captured: None,
+    };
+    child.play(first, reveal).unwrap();
+    let setup = format!("position fen {}", child.fen6());
+    let entry = book.get(&child).expect("the reply is in the book");
+    assert_eq!(
+        searched(&mut e, &setup, "go movetime 300", &child),
+        (true, entry.mv)
+    );
+    // Analysis (depth, nodes) and MultiPV search; so does a position two plies in.
+    assert!(!searched(&mut e, "position startpos", "go depth 2", &start).0);
+    assert!(!searched(&mut e, "position startpos", "go nodes 3000", &start).0);
+    e.send("setoption name MultiPV value 2");
+    assert!(!searched(&mut e, "position startpos", "go movetime 200", &start).0);
+    e.send("setoption name MultiPV value 1");
+    let mut later = child;
+    let reply = book.get(&child).unwrap().mv;
+    let outcomes = child.flip_outcomes(reply.from());
+    let reveal = Reveal {
+        flip: outcomes.as_slice().first().map(|&(p, _)| p),
+        captured: None,
+    };
+    later.play(reply, reveal).unwrap();
+    assert!(book.get(&later).is_none());
+    let setup = format!("position fen {}", later.fen6());
+    assert!(!searched(&mut e, &setup, "go movetime 200", &later).0);
+    // OwnBook off: the start is searched.
+    e.send("setoption name OwnBook value false");
+    assert!(!searched(&mut e, "position startpos", clock, &start).0);
     assert!(e.sync().is_empty());
 }
 

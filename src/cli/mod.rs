@@ -13,6 +13,7 @@ macro_rules! outln {
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod export;
 pub mod match_cmd;
 pub mod merge;

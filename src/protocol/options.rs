@@ -92,6 +92,8 @@ pub enum OptionId {
     Seed,
     /// Report what each identity of a flip best move would be worth.
     FlipOdds,
+    /// Answer a game's first moves from the built-in opening book.
+    OwnBook,
     /// UCCI: clock values in milliseconds instead of seconds.
     UseMillisec,
     /// UCCI's button for a new game (UCI has `ucinewgame`).
@@ -258,6 +260,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         ucci_name: None,
         uci: true,
         kind: OptionKind::Check { default: false },
+        timing: Timing::NextSearch,
+    },
+    OptionSpec {
+        id: OptionId::OwnBook,
+        name: "OwnBook",
+        ucci_name: None,
+        uci: true,
+        kind: OptionKind::Check { default: true },
         timing: Timing::NextSearch,
     },
     OptionSpec {
@@ -520,6 +530,7 @@ pub struct Settings {
     pub samples: usize,
     pub seed: u64,
     pub flip_odds: bool,
+    pub own_book: bool,
     pub use_millisec: bool,
     /// The search parameters (`Param_<name>`).
     pub params: VariantParams,
@@ -552,6 +563,7 @@ impl Default for Settings {
             samples: 0,
             seed: 0,
             flip_odds: false,
+            own_book: false,
             use_millisec: false,
             params: VariantParams::default(),
             weights_file: String::new(),
@@ -631,6 +643,7 @@ impl Settings {
             OptionId::Seed => self.seed = int(&value),
             OptionId::UseMillisec => self.use_millisec = flag,
             OptionId::FlipOdds => self.flip_odds = flag,
+            OptionId::OwnBook => self.own_book = flag,
             OptionId::Variant => {
                 if let OptionValue::Choice(c) = value {
                     self.variant = c.parse().unwrap_or_default();
@@ -667,6 +680,7 @@ impl Settings {
             params: self.params.clone(),
             weights: self.weights.clone(),
             flip_odds: self.flip_odds,
+            own_book: self.own_book,
             ..Options::default()
         }
     }
@@ -704,6 +718,7 @@ impl Settings {
                 }
             }
             OptionId::FlipOdds => self.flip_odds.to_string(),
+            OptionId::OwnBook => self.own_book.to_string(),
             OptionId::ClearHash | OptionId::NewGame => String::new(),
         }
     }

@@ -9,9 +9,10 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::belief;
-use crate::core::{Move, MoveList, Position};
+use crate::core::{Color, Move, MoveList, Position};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::book;
 use super::chance::Units;
 use super::shared::Shared;
 use super::time::{self, Budget};
@@ -102,6 +103,9 @@ pub fn run(
         wait_until_released(limits, shared);
         return Outcome::default();
     }
+    if let Some(out) = book_move(&pos, &moves, limits, options, shared, report) {
+        return out;
+    }
     let budget = time::budget(
         limits,
         pos.side_to_move(),
@@ -130,6 +134,59 @@ pub fn run(
     };
     wait_until_released(limits, shared);
     outcome
+}
+
+/// The built-in book's move for the root, reported as a finished search, when `own_book` is
+/// on, the search is a game's (a clock or `movetime`, no depth or node limit, not infinite,
+/// not pondering, one line) and the move is among the root's moves.
+fn book_move(
+    pos: &Position,
+    moves: &[Move],
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+    report: &(dyn Fn(Report) + Sync),
+) -> Option<Outcome> {
+    let clock = match pos.side_to_move() {
+        Color::Red => limits.wtime,
+        Color::Black => limits.btime,
+    };
+    let game = (clock.is_some() || limits.movetime.is_some())
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && !limits.infinite
+        && !limits.ponder;
+    if !options.own_book || !game || options.multipv > 1 {
+        return None;
+    }
+    let entry = book::builtin(pos.variant()).get(pos)?;
+    if !moves.contains(&entry.mv) {
+        return None;
+    }
+    let score = entry.cp.clamp(-MATE_BOUND, MATE_BOUND);
+    report(Report::Info(Info {
+        depth: entry.depth,
+        seldepth: entry.depth,
+        multipv: 1,
+        score: report_score(score),
+        bound: Bound::Exact,
+        wdl: shared.wdl.wdl(score),
+        nodes: 0,
+        nps: 0,
+        hashfull: 0,
+        time_ms: 0,
+        pv: vec![entry.mv],
+    }));
+    report(Report::Text(format!(
+        "book move {} (searched to depth {} ahead of time)",
+        entry.mv, entry.depth
+    )));
+    Some(Outcome {
+        best: Some(entry.mv),
+        ponder: None,
+        score,
+        depth: entry.depth,
+    })
 }
 
 /// `go infinite` and an unanswered `go ponder` must not end before `stop` (or `ponderhit`).

@@ -4,6 +4,7 @@
 
 mod alphabeta;
 pub mod bench;
+pub mod book;
 mod chance;
 mod driver;
 mod engine;

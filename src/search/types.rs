@@ -106,6 +106,10 @@ pub struct Options {
     /// When the best move flips a piece: after the search, value each identity it can reveal
     /// (see [`super::odds`]) and report them in a `Report::Text` starting with `flipodds`.
     pub flip_odds: bool,
+    /// Answer from the built-in opening book ([`super::book`]) when the root is one of its
+    /// positions and the search is a game's (limited by a clock or `movetime`, not pondering,
+    /// one line): the book's move at once, with its score and depth.
+    pub own_book: bool,
 }
 
 impl Options {
@@ -129,6 +133,7 @@ impl Default for Options {
             params: VariantParams::default(),
             weights: None,
             flip_odds: false,
+            own_book: true,
         }
     }
 }
