@@ -142,9 +142,34 @@ fn the_opening_book_answers_a_games_first_moves() {
         searched(&mut e, &setup, "go movetime 300", &child),
         (true, entry.mv)
     );
-    // Analysis (depth, nodes) and MultiPV search; so does a position two plies in.
+    // Analysis (depth, nodes, infinite, ponder), other moves than the book's and MultiPV
+    // search; so does a position two plies in.
     assert!(!searched(&mut e, "position startpos", "go depth 2", &start).0);
     assert!(!searched(&mut e, "position startpos", "go nodes 3000", &start).0);
+    for go in ["go infinite", "go ponder wtime 10000 btime 10000"] {
+        e.send("position startpos");
+        e.send(go);
+        thread::sleep(Duration::from_millis(100));
+        e.send("stop");
+        let (infos, best) = e.bestmove();
+        assert!(
+            !infos.iter().any(|l| l.contains("book move")),
+            "{go}: {infos:?}"
+        );
+        check_bestmove(&best, &start).expect("a move");
+    }
+    let booked = book.get(&start).unwrap().mv;
+    let other = Move::parse(if booked.to_string() == "a3a4" {
+        "i3i4"
+    } else {
+        "a3a4"
+    })
+    .unwrap();
+    let go = format!("{clock} searchmoves {other}");
+    assert_eq!(
+        searched(&mut e, "position startpos", &go, &start),
+        (false, other)
+    );
     e.send("setoption name MultiPV value 2");
     assert!(!searched(&mut e, "position startpos", "go movetime 200", &start).0);
     e.send("setoption name MultiPV value 1");
