@@ -122,6 +122,9 @@ fn the_opening_book_answers_a_games_first_moves() {
         (booked, check_bestmove(&best, pos).expect("a move"))
     };
     let clock = "go wtime 10000 btime 10000 winc 100 binc 100";
+    // Off by default.
+    assert!(!searched(&mut e, "position startpos", clock, &start).0);
+    e.send("setoption name OwnBook value true");
     let entry = book.get(&start).expect("the start is in the book");
     assert_eq!(
         searched(&mut e, "position startpos", clock, &start),

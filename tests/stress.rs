@@ -818,7 +818,7 @@ fn every_clock_gets_a_legal_move() {
 fn movetime_is_kept() {
     let _serial = serial();
     let mut e = Engine::start();
-    // The start is a book position, which a game's search answers at once.
+    // The start is a book position, which a game's search answers at once with OwnBook on.
     e.send("setoption name OwnBook value false");
     let positions = clock_positions();
     for t in [1u64, 10, 50, 200] {

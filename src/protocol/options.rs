@@ -267,7 +267,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "OwnBook",
         ucci_name: None,
         uci: true,
-        kind: OptionKind::Check { default: true },
+        kind: OptionKind::Check { default: false },
         timing: Timing::NextSearch,
     },
     OptionSpec {

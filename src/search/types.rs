@@ -133,7 +133,7 @@ impl Default for Options {
             params: VariantParams::default(),
             weights: None,
             flip_odds: false,
-            own_book: true,
+            own_book: false,
         }
     }
 }
