@@ -1506,6 +1506,8 @@ fn session_line(model: &Model, rng: &mut Rng) -> Vec<u8> {
                 "setoption name Samples value 2",
                 "setoption name Ponder value true",
                 "setoption name Seed value 9",
+                "setoption name OwnBook value true",
+                "setoption name OwnBook value false",
             ])
             .to_string(),
         17 => rng
