@@ -1,14 +1,13 @@
 //! `jieqi book`: writes an opening book (the format `jieqi::search::book` reads) by searching
 //! the first positions of a game to a fixed depth.
 
-use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use clap::Args;
-use jieqi::core::{Move, Position, Reveal, Variant};
-use jieqi::search::book::{Book, BookEntry};
+use jieqi::core::{Move, Position, Variant};
+use jieqi::search::book::{self, Book, BookEntry};
 use jieqi::search::{Engine, Limits, Options, Report, Root, Score, MATE_BOUND};
 
 #[derive(Args, Debug)]
@@ -30,43 +29,6 @@ pub struct BookArgs {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-}
-
-/// The positions of the book: the start, then breadth first every position after a move that
-/// does not capture a face-down piece, once each.
-fn positions(variant: Variant, plies: u32) -> Vec<Position> {
-    let mut all = vec![Position::startpos(variant)];
-    let mut seen: HashSet<u64> = all.iter().map(|p| p.hash()).collect();
-    let mut layer = all.clone();
-    for _ in 1..plies {
-        let mut next = Vec::new();
-        for pos in &layer {
-            for &mv in pos.legal_move_list().iter() {
-                if pos.captures_hidden(mv) {
-                    continue;
-                }
-                let flips: Vec<Option<_>> = if pos.is_flip(mv) {
-                    let outcomes = pos.flip_outcomes(mv.from());
-                    outcomes.as_slice().iter().map(|&(p, _)| Some(p)).collect()
-                } else {
-                    vec![None]
-                };
-                for flip in flips {
-                    let mut child = *pos;
-                    let reveal = Reveal {
-                        flip,
-                        captured: None,
-                    };
-                    if child.play(mv, reveal).is_ok() && seen.insert(child.hash()) {
-                        next.push(child);
-                    }
-                }
-            }
-        }
-        all.extend(next.iter().copied());
-        layer = next;
-    }
-    all
 }
 
 /// Searches `pos` to `depth`: the best move with its score and depth.
@@ -107,7 +69,7 @@ fn search(pos: Position, depth: u32, hash_mb: usize) -> Option<BookEntry> {
 }
 
 pub fn run(args: BookArgs) -> ExitCode {
-    let list = positions(args.variant, args.plies);
+    let list = book::positions(args.variant, args.plies);
     let results: Vec<Mutex<Option<BookEntry>>> = list.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);

@@ -10,11 +10,11 @@
 //! (`src/search/book/jieqi.txt`) holds the start position and every position after Red's first
 //! move that does not capture a face-down piece, each with every identity the flip can reveal.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use once_cell::sync::Lazy;
 
-use crate::core::{fen, Move, Position, Variant};
+use crate::core::{fen, Move, Position, Reveal, Variant};
 
 /// A book's move for one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,45 @@ impl Book {
     }
 }
 
+/// The positions a book of `plies` plies covers (what `jieqi book` searches): the start of
+/// `variant`, then breadth first every position after a move that does not capture a face-down
+/// piece (only the capturer learns what it took), a flip giving one position per identity it
+/// can reveal; each position once.
+pub fn positions(variant: Variant, plies: u32) -> Vec<Position> {
+    let mut all = vec![Position::startpos(variant)];
+    let mut seen: HashSet<u64> = all.iter().map(|p| p.hash()).collect();
+    let mut layer = all.clone();
+    for _ in 1..plies {
+        let mut next = Vec::new();
+        for pos in &layer {
+            for &mv in pos.legal_move_list().iter() {
+                if pos.captures_hidden(mv) {
+                    continue;
+                }
+                let flips: Vec<Option<_>> = if pos.is_flip(mv) {
+                    let outcomes = pos.flip_outcomes(mv.from());
+                    outcomes.as_slice().iter().map(|&(p, _)| Some(p)).collect()
+                } else {
+                    vec![None]
+                };
+                for flip in flips {
+                    let mut child = *pos;
+                    let reveal = Reveal {
+                        flip,
+                        captured: None,
+                    };
+                    if child.play(mv, reveal).is_ok() && seen.insert(child.hash()) {
+                        next.push(child);
+                    }
+                }
+            }
+        }
+        all.extend(next.iter().copied());
+        layer = next;
+    }
+    all
+}
+
 const JIEQI_TEXT: &str = include_str!("book/jieqi.txt");
 
 static JIEQI: Lazy<Book> =
@@ -109,7 +148,6 @@ pub fn builtin(variant: Variant) -> &'static Book {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Piece, Reveal};
 
     #[test]
     fn the_builtin_book_reads_whole() {
@@ -117,34 +155,19 @@ mod tests {
         assert_eq!(book.len(), builtin(Variant::Jieqi).len());
         let start = Position::startpos(Variant::Jieqi);
         assert!(book.get(&start).is_some());
-        // Every flip of every first move that takes nothing, whatever it reveals.
-        let mut children = 0;
-        for &mv in start.legal_move_list().iter() {
-            if start.is_capture(mv) {
-                continue;
-            }
-            // A flip once per identity; a move of a revealed piece (the king's) once.
-            let reveals: Vec<Option<Piece>> = if start.is_flip(mv) {
-                let outcomes = start.flip_outcomes(mv.from());
-                outcomes.as_slice().iter().map(|&(p, _)| Some(p)).collect()
-            } else {
-                vec![None]
-            };
-            for flip in reveals {
-                let mut child = start;
-                let reveal = Reveal {
-                    flip,
-                    captured: None,
-                };
-                child.play(mv, reveal).unwrap();
-                assert!(
-                    book.get(&child).is_some(),
-                    "{mv} {flip:?} is not in the book"
-                );
-                children += 1;
-            }
+        // The start and every position after a first move that takes nothing, once per
+        // identity its flip can reveal.
+        let covered = positions(Variant::Jieqi, 2);
+        let first_moves = start.legal_move_list();
+        let children: usize = (first_moves.iter())
+            .filter(|&&mv| !start.is_capture(mv))
+            .map(|&mv| start.flip_outcomes(mv.from()).len().max(1))
+            .sum();
+        assert_eq!(covered.len(), children + 1);
+        for pos in &covered {
+            assert!(book.get(pos).is_some(), "{} is not in the book", pos.fen6());
         }
-        assert_eq!(book.len(), children + 1);
+        assert_eq!(book.len(), covered.len());
         assert!(builtin(Variant::Xiangqi).is_empty());
     }
 
