@@ -286,13 +286,7 @@ fn initial_root_moves(pos: &Position, moves: &[Move]) -> Vec<RootMove> {
             pv: vec![mv],
         })
         .collect();
-    rms.sort_by_key(|r| {
-        if pos.occupant(r.mv.to()).is_some() {
-            0
-        } else {
-            1
-        }
-    });
+    rms.sort_by_key(|r| !pos.is_capture(r.mv));
     rms
 }
 
