@@ -332,6 +332,16 @@ impl<'a> Searcher<'a> {
             cut: false,
             ..node
         };
+        // The quiescence window, from the mover's view.
+        let margin = self.shared.params.cheap_window;
+        let (lo, hi) = if margin == 0 {
+            (-INF, INF)
+        } else {
+            (
+                node.alpha.saturating_sub(margin).max(-INF),
+                node.beta.saturating_add(margin).min(INF),
+            )
+        };
         let mut q: Vec<(Piece, f64, i32)> = Vec::with_capacity(outcomes.len());
         for (piece, w) in outcomes.iter() {
             let v = if searched {
@@ -339,7 +349,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let c = outcome_position(pos, mv, Some(piece), flip.learning);
                 if c.is_attacked_by(mv.to(), c.side_to_move()) {
-                    -self.qsearch(&c, -INF, INF, node.ply + 1, 0)
+                    -self.qsearch(&c, -hi, -lo, node.ply + 1, 0)
                 } else {
                     -self.evaluate(&c)
                 }
@@ -725,6 +735,19 @@ mod tests {
         params: SearchParams,
         flips: u32,
     ) -> (i32, u64) {
+        let w = EVAL_LIMIT - 1;
+        flip_search_in(pos, mv, depth, params, flips, (-w, w))
+    }
+
+    /// [`flip_search`] with the window `(alpha, beta)`.
+    fn flip_search_in(
+        pos: &Position,
+        mv: Move,
+        depth: i32,
+        params: SearchParams,
+        flips: u32,
+        (alpha, beta): (i32, i32),
+    ) -> (i32, u64) {
         let shared = Shared::new(
             Arc::new(Tt::new(2)),
             Arc::new(AtomicBool::new(false)),
@@ -736,8 +759,7 @@ mod tests {
         s.set_path(&[], pos);
         s.root_side = Some(pos.side_to_move());
         s.flips = flips;
-        let w = EVAL_LIMIT - 1;
-        let v = s.chance(pos, mv, Node::root(depth, -w, w, false));
+        let v = s.chance(pos, mv, Node::root(depth, alpha, beta, false));
         (v, s.nodes)
     }
 
@@ -922,6 +944,46 @@ mod tests {
         assert!(
             searched < evaluated * 0.85,
             "{searched} against {evaluated}"
+        );
+    }
+
+    /// With `cheap_window`, the quiescence searches behind probing's cheap values stop at a
+    /// margin around the chance node's window. Null-window probes 100 cp either side of each
+    /// flip's probed value then search fewer nodes and nearly always decide as with the whole
+    /// range (measured at depth 2 on these random-game positions with the margin at 300: 333 of
+    /// 338 probes decide alike, with 22,787 nodes against 25,686).
+    #[test]
+    fn a_cheap_window_saves_nodes_and_keeps_the_probes_decisions() {
+        let full = SearchParams {
+            cheap_window: 0,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let narrow = SearchParams {
+            cheap_window: 300,
+            ..full
+        };
+        let (mut probes, mut agree, mut nodes_narrow, mut nodes_full) = (0, 0, 0, 0);
+        for (pos, mv) in first_flips(usize::MAX, 6) {
+            let v = flip_search(&pos, mv, 2, full, 0).0;
+            if is_mate_score(v) {
+                continue;
+            }
+            for alpha in [v - 100, v + 100] {
+                let window = (alpha, alpha + 1);
+                let a = flip_search_in(&pos, mv, 2, narrow, 0, window);
+                let b = flip_search_in(&pos, mv, 2, full, 0, window);
+                probes += 1;
+                agree += ((a.0 > alpha) == (b.0 > alpha)) as u32;
+                nodes_narrow += a.1;
+                nodes_full += b.1;
+            }
+        }
+        eprintln!("{agree} of {probes} agree, nodes {nodes_narrow} against {nodes_full}");
+        assert!(probes >= 200, "{probes} probes");
+        assert!(agree * 100 >= probes * 95, "{agree} of {probes}");
+        assert!(
+            nodes_narrow * 20 < nodes_full * 19,
+            "{nodes_narrow} against {nodes_full}"
         );
     }
 
