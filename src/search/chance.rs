@@ -310,7 +310,8 @@ impl<'a> Searcher<'a> {
 
     /// Every outcome's cheap value, from the mover's view, with its share of the weight: its
     /// evaluation, or a quiescence value where the piece lands attacked (what that costs
-    /// depends on the identity), with a full window. With `searched`, a one-ply search instead
+    /// depends on the identity), with the whole range or, with `cheap_window`, within that
+    /// margin of the node's window. With `searched`, a one-ply search instead
     /// (every reply, then quiescence; a window just inside the evaluation's range), which sees
     /// what the revealed piece threatens and what threatens it. `None` when the search was
     /// stopped.

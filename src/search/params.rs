@@ -309,7 +309,7 @@ search_params! {
     cheap_search_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// Quiescence for cheap values searches within this many centipawns of the chance node's
     /// window on each side (0: the whole range): a value beyond that margin is a bound, which
-    /// moves the weighted mean little (the logistic is flat there) and costs far fewer nodes.
+    /// moves the weighted mean little (the logistic is flat there) and costs fewer nodes.
     cheap_window: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10000;
     /// Chance nodes of moves made within this many plies of the root are never probed (0:
     /// probing wherever it applies): 1 expands every identity of a flip among the root's
