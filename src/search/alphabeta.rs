@@ -971,6 +971,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut quiets_tried = std::mem::take(&mut self.quiet_buffers[ply]);
         quiets_tried.clear();
+        let mut flips_tried = 0;
         for (i, &(_, mv)) in moves.iter().enumerate() {
             if Some(mv) == at.excluded {
                 continue;
@@ -982,10 +983,11 @@ impl<'a> Searcher<'a> {
             let learns = quiet || (flip && self.shared.params.flip_history);
             if !capture
                 && (!flip || self.shared.params.prune_flips)
-                && self.prunes_late(pos, mv, i, &at, alpha, best)
+                && self.prunes_late(pos, mv, i, flips_tried, &at, alpha, best)
             {
                 continue;
             }
+            flips_tried += i32::from(flip);
             let v = self.search_move(pos, mv, i, &at, alpha, capture);
             if self.stopped {
                 return None;
@@ -1015,12 +1017,14 @@ impl<'a> Searcher<'a> {
     /// Late move pruning and futility pruning of the `i`th move, which takes nothing, off the PV
     /// near the leaves (flips included: they are Jieqi's quiet moves). Neither applies in
     /// check, to the first moves, once every move so far lost to a mate, or to a move that
-    /// gives check.
+    /// gives check. `flips` is the number of flips searched before this move.
+    #[allow(clippy::too_many_arguments)]
     fn prunes_late(
         &self,
         pos: &Position,
         mv: Move,
         i: usize,
+        flips: i32,
         at: &Decision,
         alpha: i32,
         best: i32,
@@ -1035,6 +1039,12 @@ impl<'a> Searcher<'a> {
                 >= params.late_move_base
                     + params.late_move_per_depth * depth
                     + params.late_move_per_depth_squared * depth * depth;
+        // A flip's chance node costs a search per identity: past a count of its own, the
+        // later flips go as well.
+        let late_flip = params.flip_late_base > 0
+            && depth <= params.pruning_depth
+            && pos.is_flip(mv)
+            && flips >= params.flip_late_base + params.flip_late_per_depth * (depth - 1);
         // Futility: a move that takes nothing cannot lift a hopeless static evaluation (a flip
         // only turns the expected identity into a real one).
         let futile = depth <= params.futility_depth
@@ -1046,7 +1056,7 @@ impl<'a> Searcher<'a> {
             && i > 0
             && !pos.is_flip(mv)
             && self.quiet_score(pos, mv, at.node.ply) < -params.history_pruning * depth;
-        (late || futile || failing) && !pos.gives_check_before_flip(mv)
+        (late || late_flip || futile || failing) && !pos.gives_check_before_flip(mv)
     }
 
     /// The value of the `i`th move of a decision node with the current `alpha`: the first with
@@ -1376,5 +1386,48 @@ mod tests {
         };
         assert_eq!(learned(false), 0);
         assert!(learned(true) > 0);
+    }
+
+    /// With `flip_late_base`, a flip off the PV near the leaves is skipped once enough flips
+    /// were searched at the node (more at greater depth), never on the PV, beyond
+    /// `pruning_depth` or when the option is off; a move that takes nothing other than a flip
+    /// keeps the ordinary count.
+    #[test]
+    fn late_flips_are_pruned_past_their_own_count() {
+        let start = Position::startpos(Variant::Jieqi);
+        let mut list = MoveList::new();
+        start.legal_moves(&mut list);
+        let flip = *list
+            .iter()
+            .find(|&&m| start.is_flip(m) && !start.gives_check_before_flip(m))
+            .unwrap();
+        let king_move = *list.iter().find(|&&m| !start.is_flip(m)).unwrap();
+        let decision = |depth: i32, pv: bool| Decision {
+            node: Node::root(depth, -100, -99, pv),
+            in_check: false,
+            static_eval: 0,
+            singular: None,
+            excluded: None,
+            improving: true,
+        };
+        let pruned = |base: i32, mv: Move, flips: i32, at: Decision| {
+            let shared = Shared::with_params(SearchParams {
+                flip_late_base: base,
+                flip_late_per_depth: 2,
+                ..SearchParams::for_variant(Variant::Jieqi)
+            });
+            let s = Searcher::new(&shared, false);
+            s.prunes_late(&start, mv, 1, flips, &at, -100, -50)
+        };
+        // Depth 1: the count is the base; depth 2: the base plus 2.
+        assert!(!pruned(2, flip, 1, decision(1, false)));
+        assert!(pruned(2, flip, 2, decision(1, false)));
+        assert!(!pruned(2, flip, 3, decision(2, false)));
+        assert!(pruned(2, flip, 4, decision(2, false)));
+        // Not on the PV, not past the pruning depth, not when off, not for other moves.
+        assert!(!pruned(2, flip, 9, decision(1, true)));
+        assert!(!pruned(2, flip, 9, decision(4, false)));
+        assert!(!pruned(0, flip, 9, decision(1, false)));
+        assert!(!pruned(2, king_move, 9, decision(1, false)));
     }
 }

@@ -224,6 +224,13 @@ search_params! {
     late_move_per_depth: i32 = jieqi 4, maniac 4, xiangqi 4, range 0..=100;
     /// See `late_move_base`.
     late_move_per_depth_squared: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
+    /// Late move pruning of flips (up to `pruning_depth`; 0: none beyond the other moves'):
+    /// a flip is skipped once this many flips plus `flip_late_per_depth` per ply of depth
+    /// beyond the first were searched at the node (with `prune_flips`; each flip is a chance
+    /// node that costs a search per identity).
+    flip_late_base: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
+    /// See `flip_late_base`.
+    flip_late_per_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
     /// Futility and late move pruning skip flips as they skip the other moves that take
     /// nothing (off: neither skips a flip).
     prune_flips: bool = jieqi 1, maniac 1, xiangqi 1, range 0..=1;
