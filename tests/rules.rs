@@ -1061,3 +1061,28 @@ fn inconsistent_pools_are_repaired() {
     assert_eq!(warnings, vec![SetupWarning::PoolIgnored]);
     assert!(pos.pool().is_empty());
 }
+
+/// A king attacks only the points of its palace next to it, and the other king's point when
+/// the two face each other on a clear file: not every point along its file and rank.
+#[test]
+fn a_king_attacks_its_palace_neighbours_and_the_facing_king_only() {
+    // Black king e9 on an open file and rank; Red king d0.
+    let pos = load("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", Variant::Xiangqi);
+    for far in ["a9", "i9", "e7", "e5", "e0"] {
+        assert!(!pos.is_attacked_by(sq(far), Color::Black), "{far}");
+    }
+    for near in ["d9", "f9", "e8"] {
+        assert!(pos.is_attacked_by(sq(near), Color::Black), "{near}");
+    }
+    // d8 is diagonal to the king; d1 and d2 are in Red's palace, d3 outside it.
+    assert!(!pos.is_attacked_by(sq("d8"), Color::Black));
+    assert!(pos.is_attacked_by(sq("d1"), Color::Red));
+    assert!(!pos.is_attacked_by(sq("d3"), Color::Red));
+    assert!(!pos.is_attacked_by(sq("c0"), Color::Red));
+    // Facing kings: the king's point is attacked by the other king along the clear file, so
+    // the move that opens the file is illegal and a king may not step onto it.
+    let facing = load("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", Variant::Xiangqi);
+    assert!(!facing.in_check());
+    assert!(!moves(&facing).contains("e0d0"), "{:?}", moves(&facing));
+    assert!(!facing.is_attacked_by(sq("d5"), Color::Black));
+}

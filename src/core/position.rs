@@ -850,7 +850,11 @@ impl Position {
         self.by_color[0].0 | self.by_color[1].0
     }
 
-    /// Pieces of `by` attacking `sq` with the given occupancy, ignoring pieces on `removed`.
+    /// Pieces of `by` attacking `sq` with the given occupancy, ignoring pieces on `removed`,
+    /// for `sq` where a king of the other colour stands or would stand: `by`'s king counts
+    /// along every clear line, which there is exactly the rule that the kings may not face
+    /// each other (the kings' palaces share no rank). For other points see
+    /// [`Position::attackers`].
     #[inline(always)]
     pub(crate) fn attackers_with(
         &self,
@@ -881,9 +885,21 @@ impl Position {
         attacks::rook_attacks(sq, self.occ(), self.occ_t)
     }
 
-    /// Pieces of `by` attacking `sq` now.
+    /// Pieces of `by` attacking `sq` now: the pieces that could take on `sq`, or give check
+    /// there when the other king stands on it. `by`'s king attacks the points of its palace
+    /// next to it, and the other king's point when the two face each other on a clear file.
     pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
-        self.attackers_with(sq, by, self.occ(), self.occ_t, Bitboard::EMPTY)
+        let all = self.attackers_with(sq, by, self.occ(), self.occ_t, Bitboard::EMPTY);
+        let king = self.by_role[Role::King.index()] & self.by_color[by.index()];
+        if !(all & king).any() || self.by_role[Role::King.index()].contains(sq) {
+            return all;
+        }
+        let steps = if attacks::PALACE[by.index()].contains(sq) {
+            attacks::king_attacks(sq)
+        } else {
+            Bitboard::EMPTY
+        };
+        all & !(king & !steps)
     }
 
     pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {
