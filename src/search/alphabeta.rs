@@ -1140,6 +1140,28 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Appends to `list` the moves of a revealed piece that take nothing and give check
+    /// directly (`qsearch_checks`): the mates and forcing lines a checking move starts are
+    /// what the horizon hides most often. Only destinations on the enemy king's file or rank or
+    /// within two points of it can check directly, so the others are not tried.
+    fn add_quiet_checks(&self, pos: &Position, list: &mut MoveList) {
+        let king = pos.king(!pos.side_to_move());
+        let (kf, kr) = (king.index() % 9, king.index() / 9);
+        let mut all = MoveList::new();
+        pos.legal_moves(&mut all);
+        for &mv in all.iter() {
+            if mv.is_pass() || pos.is_capture(mv) || pos.is_flip(mv) {
+                continue;
+            }
+            let to = mv.to().index();
+            let (f, r) = (to % 9, to / 9);
+            let near = f.abs_diff(kf) <= 2 && r.abs_diff(kr) <= 2;
+            if (f == kf || r == kr || near) && pos.gives_check_before_flip(mv) {
+                list.push(mv);
+            }
+        }
+    }
+
     /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`).
     /// A flip is not expanded as a chance node here: it turns out as its most likely identity,
     /// so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
@@ -1196,6 +1218,9 @@ impl<'a> Searcher<'a> {
         } else {
             // A side with no legal move at all is not detected here (rare at the horizon).
             pos.legal_captures(&mut list);
+            if qdepth == 0 && self.shared.params.qsearch_checks && !self.shared.pure {
+                self.add_quiet_checks(pos, &mut list);
+            }
         }
         let moves = self.ordered(pos, &list, None, ply);
         let variant = pos.variant();
@@ -1204,9 +1229,11 @@ impl<'a> Searcher<'a> {
             if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
                     Some(Occupant::Revealed(p)) => self.shared.eval.piece_value(variant, p.role),
-                    _ => HIDDEN_VICTIM_VALUE,
+                    Some(Occupant::Hidden { .. }) => HIDDEN_VICTIM_VALUE,
+                    // A quiet check (`qsearch_checks`): what it wins is not material.
+                    None => 0,
                 };
-                if stand + gain + self.shared.params.delta_margin < alpha {
+                if gain > 0 && stand + gain + self.shared.params.delta_margin < alpha {
                     continue; // delta pruning
                 }
                 // A capture that gives up more than it takes on a defended square is not
@@ -1429,5 +1456,26 @@ mod tests {
         assert!(!pruned(2, flip, 9, decision(4, false)));
         assert!(!pruned(0, flip, 9, decision(1, false)));
         assert!(!pruned(2, king_move, 9, decision(1, false)));
+    }
+
+    /// With `qsearch_checks` quiescence sees a mate that a quiet check gives at the horizon
+    /// (a chariot to the king's rank while the other holds the rank in front of it); without
+    /// it, quiescence stands pat on the evaluation.
+    #[test]
+    fn quiescence_checks_find_a_mate_behind_the_horizon() {
+        let setup = crate::core::fen::parse("4k4/1R7/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let value = |checks: bool| {
+            let shared = Shared::with_params(SearchParams {
+                qsearch_checks: checks,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            s.set_path(&[], &pos);
+            s.qsearch(&pos, -INF, INF, 0, 0)
+        };
+        assert_eq!(value(true), MATE - 1);
+        let without = value(false);
+        assert!(!is_mate_score(without), "{without}");
     }
 }

@@ -328,6 +328,9 @@ search_params! {
     /// Half-width, in centipawns, of the first aspiration window around the last iteration's
     /// score (it doubles on each failure).
     aspiration_window: i32 = jieqi 30, maniac 30, xiangqi 30, range 1..=1000;
+    /// Quiescence's first ply also searches the moves of revealed pieces that take nothing
+    /// and give check (off: captures only, and evasions when in check).
+    qsearch_checks: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
     delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
