@@ -104,6 +104,8 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// Print the summary of a match played in shares (`match --shard`) from their records.
     Merge(cli::merge::MergeArgs),
+    /// Compare one engine's scores in two matches played on the same deals, pair by pair.
+    Compare(cli::compare::CompareArgs),
     /// Write recorded games in JieqiBox's notation format.
     Export(cli::export::ExportArgs),
     /// JieqiBox's match mode: speak the JAI protocol on standard input and output.
@@ -214,6 +216,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => cli::tune::run(*args),
         Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Merge(args)) => cli::merge::run(args),
+        Some(Command::Compare(args)) => cli::compare::run(args),
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Jai) => {
             run_jai(std::io::stdin().lock());

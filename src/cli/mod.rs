@@ -14,6 +14,7 @@ macro_rules! outln {
 pub mod analyze;
 pub mod bench;
 pub mod book;
+pub mod compare;
 pub mod export;
 pub mod match_cmd;
 pub mod merge;

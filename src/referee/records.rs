@@ -1,6 +1,7 @@
 //! Reading record files (JSON Lines, protocol.md section 17), and what is made from them:
-//! the summary of a match played in shares ([`merge`]), and one game in JieqiBox's notation
-//! format ([`jieqibox_notation`]).
+//! the summary of a match played in shares ([`merge`]), two matches on the same deals compared
+//! pair by pair ([`compare`]), and one game in JieqiBox's notation format
+//! ([`jieqibox_notation`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::Score;
 use super::game::{Outcome, Reason};
 use super::runner::{Encounter, MatchIdentity, MatchSummary, Tournament};
-use super::stats::{Sprt, SprtError};
+use super::stats::{Sprt, SprtError, Z95};
 use crate::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
 
 /// One line of a record file: a finished game (protocol.md section 17, "Records"). The fields
@@ -138,6 +139,18 @@ pub enum RecordError {
     },
     #[error("{at}: {error}")]
     Sprt { at: String, error: SprtError },
+    /// `compare` takes matches of two engines.
+    #[error("{at}: a match of {engines} engines; only two-engine matches compare")]
+    NotTwo { at: String, engines: usize },
+    /// The same pair number was played from different deals or openings in two matches.
+    #[error("pair {pair} was not played from the same deal and opening in {first} and {second}")]
+    Dealt {
+        pair: u64,
+        first: String,
+        second: String,
+    },
+    #[error("{common} pair(s) complete in both matches; at least 2 are needed")]
+    TooFewPairs { common: usize },
 }
 
 /// One record and where it was read.
@@ -318,6 +331,129 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
     })
 }
 
+/// One engine's points in each complete pair of a two-engine match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairPoints {
+    /// The match's engines in `--engine` order; the first one's points are counted.
+    pub engines: [String; 2],
+    /// Pair number -> (the first engine's points in its two games, 0 to 2; what the pair was
+    /// played from: variant, start, deal and opening moves; where its first game was read).
+    pub pairs: BTreeMap<u64, (f64, String, String)>,
+}
+
+/// The first engine's points in every complete pair of the records of one two-engine match
+/// (whole, or all its shares). The records are checked as [`merge`] checks them.
+pub fn pair_points(records: &[Record]) -> Result<PairPoints, RecordError> {
+    let merged = merge(records)?;
+    let names = &merged.tournament.names;
+    if names.len() != 2 {
+        return Err(RecordError::NotTwo {
+            at: records[0].source.clone(),
+            engines: names.len(),
+        });
+    }
+    // game number -> (the first engine's points, what it was played from, where it was read)
+    let mut games: BTreeMap<u64, (f64, String, String)> = BTreeMap::new();
+    for r in records {
+        let e = &r.entry;
+        let outcome = outcome_of(&e.result).ok_or(RecordError::Missing {
+            at: r.source.clone(),
+            what: "result",
+        })?;
+        // Game 2k+1 has the first engine as Red, game 2k+2 as Black.
+        let first = if e.game % 2 == 1 {
+            crate::core::Color::Red
+        } else {
+            crate::core::Color::Black
+        };
+        let opening: Vec<&str> = e
+            .moves
+            .iter()
+            .take_while(|m| m.book)
+            .map(|m| m.mv.as_str())
+            .collect();
+        let from = format!(
+            "{} {} {} {}",
+            e.variant,
+            e.start_fen,
+            e.deal,
+            opening.join(" ")
+        );
+        games.insert(e.game, (outcome.points(first), from, r.source.clone()));
+    }
+    let mut pairs = BTreeMap::new();
+    for (&game, (points, from, at)) in &games {
+        if game % 2 == 1 {
+            if let Some((second, ..)) = games.get(&(game + 1)) {
+                pairs.insert(
+                    game.div_ceil(2),
+                    (points + second, from.clone(), at.clone()),
+                );
+            }
+        }
+    }
+    Ok(PairPoints {
+        engines: [names[0].clone(), names[1].clone()],
+        pairs,
+    })
+}
+
+/// A candidate match against a control match on the same deals, pair by pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Pairs complete in both matches.
+    pub pairs: usize,
+    /// The first engine's mean score on those pairs in the control and in the candidate match,
+    /// as fractions.
+    pub control: f64,
+    pub candidate: f64,
+    /// The mean of the per-pair score differences (candidate minus control, fractions), and its
+    /// 95% interval.
+    pub difference: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Compares the first engine's scores of two matches pair by pair, over the pairs complete in
+/// both: a pair played from the same deal (and opening) by both is one sample of the score
+/// difference, so the luck of the deal cancels out. Refuses a pair number played from different
+/// deals or openings, and fewer than two common pairs.
+pub fn compare(control: &PairPoints, candidate: &PairPoints) -> Result<Comparison, RecordError> {
+    let mut diffs = Vec::new();
+    let (mut sum_control, mut sum_candidate) = (0.0, 0.0);
+    for (pair, (points, from, at)) in &candidate.pairs {
+        let Some((base, base_from, base_at)) = control.pairs.get(pair) else {
+            continue;
+        };
+        if from != base_from {
+            return Err(RecordError::Dealt {
+                pair: *pair,
+                first: base_at.clone(),
+                second: at.clone(),
+            });
+        }
+        sum_control += base / 2.0;
+        sum_candidate += points / 2.0;
+        diffs.push((points - base) / 2.0);
+    }
+    let n = diffs.len();
+    if n < 2 {
+        return Err(RecordError::TooFewPairs { common: n });
+    }
+    let nf = n as f64;
+    let mean = diffs.iter().sum::<f64>() / nf;
+    let variance = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (nf - 1.0);
+    let half = Z95 * (variance / nf).sqrt();
+    Ok(Comparison {
+        pairs: n,
+        control: sum_control / nf,
+        candidate: sum_candidate / nf,
+        difference: mean,
+        low: mean - half,
+        high: mean + half,
+    })
+}
+
 /// An identity letter of a record (`flip`, `captured`), if there is one.
 fn identity(text: &Option<String>, key: &str) -> Result<Option<Piece>, ReplayError> {
     match text {
@@ -479,4 +615,65 @@ pub fn jieqibox_notation(r: &GameEntry) -> Result<JieqiBoxGame, ReplayError> {
         current_fen: public(game.position()),
     };
     Ok(JieqiBoxGame { metadata, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn points(pairs: &[(u64, f64, &str)]) -> PairPoints {
+        PairPoints {
+            engines: ["a".to_string(), "b".to_string()],
+            pairs: pairs
+                .iter()
+                .map(|&(k, p, from)| (k, (p, from.to_string(), format!("f:{k}"))))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_comparison_counts_the_common_pairs_only() {
+        let control = points(&[
+            (1, 1.0, "d1"),
+            (2, 1.0, "d2"),
+            (3, 2.0, "d3"),
+            (5, 0.0, "d5"),
+        ]);
+        let candidate = points(&[
+            (1, 2.0, "d1"),
+            (2, 1.0, "d2"),
+            (3, 1.5, "d3"),
+            (4, 0.0, "d4"),
+        ]);
+        let c = compare(&control, &candidate).unwrap();
+        assert_eq!(c.pairs, 3);
+        assert!((c.control - 4.0 / 6.0).abs() < 1e-12);
+        assert!((c.candidate - 4.5 / 6.0).abs() < 1e-12);
+        // Differences 0.5, 0 and -0.25: their mean, and the sample variance (over n - 1).
+        let mean = 0.25 / 3.0;
+        let var = [0.5f64, 0.0, -0.25]
+            .iter()
+            .map(|d| (d - mean) * (d - mean))
+            .sum::<f64>()
+            / 2.0;
+        let half = Z95 * (var / 3.0).sqrt();
+        assert!((c.difference - mean).abs() < 1e-12);
+        assert!((c.low - (mean - half)).abs() < 1e-12);
+        assert!((c.high - (mean + half)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_pair_dealt_differently_or_too_few_pairs_do_not_compare() {
+        let control = points(&[(1, 1.0, "d1"), (2, 1.0, "d2")]);
+        let other = points(&[(1, 1.0, "d1"), (2, 1.0, "x2")]);
+        assert!(matches!(
+            compare(&control, &other),
+            Err(RecordError::Dealt { pair: 2, .. })
+        ));
+        let one = points(&[(2, 1.0, "d2"), (3, 1.0, "d3")]);
+        assert!(matches!(
+            compare(&control, &one),
+            Err(RecordError::TooFewPairs { common: 1 })
+        ));
+    }
 }
