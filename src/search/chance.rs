@@ -393,9 +393,22 @@ impl<'a> Searcher<'a> {
     /// distance (the mean capped by [`Searcher::worst_capped`]) from the representative's cheap
     /// value. One deep search instead of one per identity: an estimate, not a bound of the
     /// exact expectation (so never used on the PV or in `pure` searches). `None` when the deep
-    /// result is a mate: the caller then expands every outcome. (A cheap value that is a mate
+    /// result is a mate, or with `expand_mixed_checks` when some identities give check and
+    /// others do not: the caller then expands every outcome. (A cheap value that is a mate
     /// only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
+        if self.shared.params.expand_mixed_checks && !flip.learning {
+            // A captured piece's identity changes no check; a flipped one's may.
+            let checks = outcomes
+                .iter()
+                .filter(|&(piece, _)| {
+                    outcome_position(flip.pos, flip.mv, Some(piece), false).in_check()
+                })
+                .count();
+            if checks > 0 && checks < outcomes.len() {
+                return None;
+            }
+        }
         let from = self.shared.params.cheap_search_depth;
         let searched = from > 0 && node.depth >= from;
         let Some(q) = self.cheap_values(flip, outcomes, node, searched) else {
@@ -1134,5 +1147,38 @@ mod tests {
             "{probed_differs} of {checked}"
         );
         assert!(below_differs * 2 >= checked, "{below_differs} of {checked}");
+    }
+
+    /// Red's elephant-point piece flips to e2 while Black's cannon on a3 threatens the chariot
+    /// on d3 (over c3) and mate along the back rank (over d0): turned out a cannon, it checks
+    /// Black's king over e7 and Red gets away; as any of the other three identities it does
+    /// not, and Red loses. Probing carries one identity's search over to all of them and lands
+    /// far above the exact expectation (+2848 against -603 here); with `expand_mixed_checks`
+    /// every identity is searched, and the value is the exact one.
+    #[test]
+    fn a_flip_that_checks_as_some_identities_only_is_expanded() {
+        let fen = "4k1x1x/1P7/1a2p4/1a6P/2p6/b5B2/c1XR5/2P6/4P2A1/3XK1X1X w R1C1P1N2r1n1 r1p1b1";
+        let setup = crate::core::fen::parse(&format!("{fen} 0 32")).unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Jieqi).unwrap();
+        let mv = Move::parse("g0e2").unwrap();
+        let checking = pos
+            .flip_outcomes(mv.from())
+            .iter()
+            .filter(|&(p, _)| outcome_position(&pos, mv, Some(p), false).in_check())
+            .count();
+        assert_eq!((checking, pos.flip_outcomes(mv.from()).len()), (1, 4));
+        let base = SearchParams::for_variant(Variant::Jieqi);
+        let value = |probe: bool, expand: bool| {
+            let params = SearchParams {
+                probe,
+                expand_mixed_checks: expand,
+                ..base
+            };
+            flip_search(&pos, mv, 3, params, 0).0
+        };
+        let (exact, probed, expanded) =
+            (value(false, false), value(true, false), value(true, true));
+        assert_eq!(expanded, exact);
+        assert!(probed > exact + 1000, "{probed} {exact}");
     }
 }
