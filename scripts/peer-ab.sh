@@ -6,10 +6,12 @@
 #
 # Usage: scripts/peer-ab.sh PEER_BINARY "OPTION=VALUE ..." [GAMES] [TC]
 #   OPTION=VALUE  the candidate's engine options (e.g. "Param_qsearch_checks=true"); the
-#                 control plays with the defaults.
+#                 control plays with the defaults (or CONTROL_OPTIONS, below).
 #   GAMES  default 200 per side (100 pairs).     TC  default 10+0.1.
 #   CONTROL=<binary>, CANDIDATE=<binary>: the builds to play (default: this build, both), so two
-#   builds compare with no options ("" as OPTION=VALUE). SEED=<n>: the deals (default 20261201).
+#   builds compare with no options ("" as OPTION=VALUE). CONTROL_OPTIONS="OPTION=VALUE ...": the
+#   control's options (default: none), e.g. a default switched off to measure it against the
+#   build's defaults. SEED=<n>: the deals (default 20261201).
 #   NAME=<label>: the record files' name (default: the options).
 # Only Jieqi peers (PikaJieQi). Records go to target/peer/ab-<label>-{control,candidate}.jsonl,
 # the comparison also to target/peer/ab-<label>.txt.
@@ -31,11 +33,16 @@ candidate=${candidate:-$root/target/release/jieqi}
 games=${3:-200}
 tc=${4:-10+0.1}
 spec="option.Threads=1 option.Hash=64"
-extra=""
-for o in $options; do
-    [[ "$o" == *=* ]] || { echo "error: '$o' is not OPTION=VALUE" >&2; exit 2; }
-    extra+=" option.$o"
-done
+engine_options() {
+    local o out=""
+    for o in $1; do
+        [[ "$o" == *=* ]] || { echo "error: '$o' is not OPTION=VALUE" >&2; return 2; }
+        out+=" option.$o"
+    done
+    echo "$out"
+}
+extra=$(engine_options "$options") || exit 2
+control_extra=$(engine_options "${CONTROL_OPTIONS:-}") || exit 2
 label=${NAME:-$(echo "${options:-builds}" | tr -c 'A-Za-z0-9=.\n-' '_' | tr '=' '-')}
 cores=$(nproc 2>/dev/null || echo 2)
 half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
@@ -48,7 +55,7 @@ side() {
         --out "$out-$3.jsonl" > "$out-$3.txt"
 }
 rm -f "$out-control.jsonl" "$out-candidate.jsonl"
-side "$control" "" control &
+side "$control" "$control_extra" control &
 first=$!
 side "$candidate" "$extra" candidate &
 second=$!
