@@ -1146,15 +1146,14 @@ impl<'a> Searcher<'a> {
     /// within two points of it can check directly, so the others are not tried.
     fn add_quiet_checks(&self, pos: &Position, list: &mut MoveList) {
         let king = pos.king(!pos.side_to_move());
-        let (kf, kr) = (king.index() % 9, king.index() / 9);
+        let (kf, kr) = (king.file().index(), king.rank().index());
         let mut all = MoveList::new();
         pos.legal_moves(&mut all);
         for &mv in all.iter() {
             if mv.is_pass() || pos.is_capture(mv) || pos.is_flip(mv) {
                 continue;
             }
-            let to = mv.to().index();
-            let (f, r) = (to % 9, to / 9);
+            let (f, r) = (mv.to().file().index(), mv.to().rank().index());
             let near = f.abs_diff(kf) <= 2 && r.abs_diff(kr) <= 2;
             if (f == kf || r == kr || near) && pos.gives_check_before_flip(mv) {
                 list.push(mv);

@@ -132,6 +132,14 @@ fn outcome_position(pos: &Position, mv: Move, piece: Option<Piece>, learning: bo
     c
 }
 
+/// How many of `outcomes`, the identities the flip `mv` can reveal, give check.
+fn checking_identities(pos: &Position, mv: Move, outcomes: &Outcomes) -> usize {
+    outcomes
+        .iter()
+        .filter(|&(piece, _)| outcome_position(pos, mv, Some(piece), false).in_check())
+        .count()
+}
+
 /// The move into a chance node: a flip (the mover's identity is drawn) or, `learning`, a
 /// capture of a face-down piece by the root side (the capturer learns the victim's identity).
 struct Flip<'p> {
@@ -399,12 +407,7 @@ impl<'a> Searcher<'a> {
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
         if self.shared.params.expand_mixed_checks && !flip.learning {
             // A captured piece's identity changes no check; a flipped one's may.
-            let checks = outcomes
-                .iter()
-                .filter(|&(piece, _)| {
-                    outcome_position(flip.pos, flip.mv, Some(piece), false).in_check()
-                })
-                .count();
+            let checks = checking_identities(flip.pos, flip.mv, outcomes);
             if checks > 0 && checks < outcomes.len() {
                 return None;
             }
@@ -1161,12 +1164,11 @@ mod tests {
         let setup = crate::core::fen::parse(&format!("{fen} 0 32")).unwrap();
         let (pos, _) = Position::from_setup(&setup, Variant::Jieqi).unwrap();
         let mv = Move::parse("g0e2").unwrap();
-        let checking = pos
-            .flip_outcomes(mv.from())
-            .iter()
-            .filter(|&(p, _)| outcome_position(&pos, mv, Some(p), false).in_check())
-            .count();
-        assert_eq!((checking, pos.flip_outcomes(mv.from()).len()), (1, 4));
+        let outcomes = pos.flip_outcomes(mv.from());
+        assert_eq!(
+            (checking_identities(&pos, mv, &outcomes), outcomes.len()),
+            (1, 4)
+        );
         let base = SearchParams::for_variant(Variant::Jieqi);
         let value = |probe: bool, expand: bool| {
             let params = SearchParams {
