@@ -62,6 +62,30 @@ fn self_play_of_two_engines() {
         assert_eq!(s(a, "deal").len(), 30);
     }
     assert_ne!(s(games[&1], "deal"), s(games[&3], "deal"));
+    // The colour split, recounted from the records.
+    let mut split = [[0; 3]; 2];
+    for r in &records {
+        let red = s(r, "red") == "jieqi-1";
+        let kind = match (s(r, "result"), red) {
+            ("1/2-1/2", _) => 1,
+            ("1-0", true) | ("0-1", false) => 0,
+            _ => 2,
+        };
+        split[usize::from(!red)][kind] += 1;
+    }
+    let pct = |[w, d, _]: [u32; 3]| 100.0 * (w as f64 + d as f64 / 2.0) / 2.0;
+    let line = format!(
+        "Colours (jieqi-1 W - L - D): Red {} - {} - {} [{:.1}%]  Black {} - {} - {} [{:.1}%]",
+        split[0][0],
+        split[0][2],
+        split[0][1],
+        pct(split[0]),
+        split[1][0],
+        split[1][2],
+        split[1][1],
+        pct(split[1])
+    );
+    assert!(stdout.contains(&line), "{line}\n{stdout}");
     for r in &records {
         check_record(r, Variant::Jieqi);
         assert!(!jieqi::referee::Reason::parse(s(r, "reason"))

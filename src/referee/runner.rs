@@ -347,6 +347,8 @@ pub struct MatchSummary {
     pub losses: u64,
     /// Complete pairs by the first engine's points: 0, 0.5, 1, 1.5, 2.
     pub pairs: [u64; 5],
+    /// The first engine's wins, draws and losses with Red (`[0]`) and with Black (`[1]`).
+    pub by_colour: [[u64; 3]; 2],
     /// Games by reason.
     pub reasons: BTreeMap<&'static str, u64>,
     /// Engine failures (time, illegal move, crash, no answer, start) by engine name.
@@ -375,13 +377,17 @@ impl MatchSummary {
         };
         let p = outcome.points(first);
         self.games += 1;
-        if p == 1.0 {
+        let kind = if p == 1.0 {
             self.wins += 1;
+            0
         } else if p == 0.0 {
             self.losses += 1;
+            2
         } else {
             self.draws += 1;
-        }
+            1
+        };
+        self.by_colour[usize::from(!first_is_red)][kind] += 1;
         *self.reasons.entry(reason.as_str()).or_default() += 1;
         if reason.is_failure() {
             let loser = match outcome {
@@ -423,6 +429,21 @@ impl MatchSummary {
         s.push_str(&format!(
             "Pairs ({} points 0, 0.5, 1, 1.5, 2): {} {} {} {} {}  ({pairs} complete)\n",
             names[0], self.pairs[0], self.pairs[1], self.pairs[2], self.pairs[3], self.pairs[4]
+        ));
+        let colour = |label: &str, [w, d, l]: [u64; 3]| {
+            let n = w + d + l;
+            let pct = if n > 0 {
+                100.0 * (w as f64 + d as f64 / 2.0) / n as f64
+            } else {
+                50.0
+            };
+            format!("{label} {w} - {l} - {d} [{pct:.1}%]")
+        };
+        s.push_str(&format!(
+            "Colours ({} W - L - D): {}  {}\n",
+            names[0],
+            colour("Red", self.by_colour[0]),
+            colour("Black", self.by_colour[1])
         ));
         let show = |label: &str, e: Option<stats::EloEstimate>| match e {
             Some(e) => format!(
@@ -1033,5 +1054,29 @@ fn work(
     }
     for s in &mut seats {
         s.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report splits the first engine's results by the colour it played.
+    #[test]
+    fn the_report_splits_results_by_colour() {
+        let names = ["A".to_string(), "B".to_string()];
+        let swapped = ["B".to_string(), "A".to_string()];
+        let mut m = MatchSummary::default();
+        m.add_result(Outcome::RedWins, Reason::Checkmate, &names, true);
+        m.add_result(Outcome::RedWins, Reason::Checkmate, &names, true);
+        m.add_result(Outcome::RedWins, Reason::Checkmate, &swapped, false);
+        m.add_result(Outcome::Draw, Reason::NoCapture, &swapped, false);
+        assert_eq!(m.by_colour, [[2, 0, 0], [0, 1, 1]]);
+        let report = m.report(["A", "B"], None);
+        assert!(
+            report
+                .contains("Colours (A W - L - D): Red 2 - 0 - 0 [100.0%]  Black 0 - 1 - 1 [25.0%]"),
+            "{report}"
+        );
     }
 }
