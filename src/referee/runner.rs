@@ -338,6 +338,15 @@ fn encounters_of(n: usize, schedule: Schedule) -> Vec<(usize, usize)> {
     }
 }
 
+/// The score in percent of `wins`, `draws` and `losses` (50 with no games).
+fn score_percent(wins: u64, draws: u64, losses: u64) -> f64 {
+    let games = wins + draws + losses;
+    if games == 0 {
+        return 50.0;
+    }
+    100.0 * (wins as f64 + draws as f64 / 2.0) / games as f64
+}
+
 /// What an encounter found, from its first engine's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchSummary {
@@ -416,11 +425,7 @@ impl MatchSummary {
     /// The final report, several lines.
     pub fn report(&self, names: [&str; 2], sprt: Option<&Sprt>) -> String {
         let mut s = String::new();
-        let pct = if self.games > 0 {
-            100.0 * (self.wins as f64 + self.draws as f64 / 2.0) / self.games as f64
-        } else {
-            50.0
-        };
+        let pct = score_percent(self.wins, self.draws, self.losses);
         s.push_str(&format!(
             "Score of {} vs {}: {} - {} - {} (W - L - D)  [{pct:.1}%]  {} games\n",
             names[0], names[1], self.wins, self.losses, self.draws, self.games
@@ -431,13 +436,7 @@ impl MatchSummary {
             names[0], self.pairs[0], self.pairs[1], self.pairs[2], self.pairs[3], self.pairs[4]
         ));
         let colour = |label: &str, [w, d, l]: [u64; 3]| {
-            let n = w + d + l;
-            let pct = if n > 0 {
-                100.0 * (w as f64 + d as f64 / 2.0) / n as f64
-            } else {
-                50.0
-            };
-            format!("{label} {w} - {l} - {d} [{pct:.1}%]")
+            format!("{label} {w} - {l} - {d} [{:.1}%]", score_percent(w, d, l))
         };
         s.push_str(&format!(
             "Colours ({} W - L - D): {}  {}\n",
