@@ -567,43 +567,79 @@ impl<'a> Searcher<'a> {
                     .max(MIN_ORDER_VALUE)
         });
         let total = outcomes.total_weight() as f64;
-        if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
-            // A window at the edge of the evaluation's range: only mates in every outcome can
-            // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
-            self.expand_exactly(&flip, &order, total, node)
+        if alpha >= EVAL_LIMIT {
+            self.expand_for_mate(&flip, &order, node)
+        } else if beta <= -EVAL_LIMIT {
+            self.expand_against_mate(&flip, &order, node)
         } else {
             self.expand_star1(&flip, &order, total, node)
         }
     }
 
-    /// Every outcome searched with a full window; the exact expectation.
-    fn expand_exactly(
-        &mut self,
-        flip: &Flip,
-        order: &[(Piece, u8)],
-        total: f64,
-        node: Node,
-    ) -> i32 {
-        let mut vals = Vec::with_capacity(order.len());
+    /// A chance node whose window lies above the evaluation's range (`alpha >= EVAL_LIMIT`):
+    /// its value exceeds alpha only when every outcome is a mate for the mover, and is then
+    /// the slowest of those mates (see [`Units::expected_value`]). Each outcome is searched
+    /// with a window from alpha, or from just above `MATE_BOUND` (where no evaluation and no
+    /// mate within `MAX_PLY` plies lies, and where the window is a mate window to the pruning
+    /// below), up to the slowest mate found so far; the first outcome at or below it decides
+    /// the node.
+    fn expand_for_mate(&mut self, flip: &Flip, order: &[(Piece, u8)], node: Node) -> i32 {
+        let floor = node.alpha.max(MATE_BOUND + 1);
+        let mut slowest = INF;
         for &(piece, _) in order {
-            let full = Node {
-                alpha: -INF,
-                beta: INF,
+            let window = Node {
+                alpha: floor,
+                beta: node.beta.min(slowest).max(floor + 1),
                 ..node
             };
-            let v = self.outcome_value(flip, Some(piece), full);
+            let v = self.outcome_value(flip, Some(piece), window);
             if self.stopped {
                 return 0;
             }
-            vals.push(v);
+            if v <= floor {
+                // At most v if every outcome is a mate, and within the evaluation's range if
+                // not; not a mate at all when v is above alpha.
+                return if v <= node.alpha {
+                    v.max(EVAL_LIMIT)
+                } else {
+                    EVAL_LIMIT
+                };
+            }
+            slowest = slowest.min(v);
         }
-        let units = self.units();
-        let mean: f64 = order
-            .iter()
-            .zip(&vals)
-            .map(|(&(_, w), &v)| w as f64 / total * units.to_unit(v))
-            .sum();
-        units.expected_value(&vals, mean)
+        slowest
+    }
+
+    /// A chance node whose window lies below the evaluation's range (`beta <= -EVAL_LIMIT`):
+    /// its value is below beta only when every outcome is a mate against the mover, and is
+    /// then the fastest of them. Each outcome is searched with a window up to `-MATE_BOUND`
+    /// (an outcome that is not mated lifts the node to at least `-EVAL_LIMIT`, a cut) from
+    /// alpha, or, once an outcome is known to be at or below alpha, with the null window that
+    /// only asks whether it is mated.
+    fn expand_against_mate(&mut self, flip: &Flip, order: &[(Piece, u8)], node: Node) -> i32 {
+        let ceiling = -MATE_BOUND;
+        let mut fastest = INF;
+        for &(piece, _) in order {
+            let low = if fastest <= node.alpha {
+                ceiling - 1
+            } else {
+                node.alpha.min(ceiling - 1)
+            };
+            let window = Node {
+                alpha: low,
+                beta: ceiling,
+                ..node
+            };
+            let v = self.outcome_value(flip, Some(piece), window);
+            if self.stopped {
+                return 0;
+            }
+            if v >= ceiling {
+                return -EVAL_LIMIT;
+            }
+            fastest = fastest.min(v);
+        }
+        fastest
     }
 
     /// Star1: each outcome gets a window derived from the searched outcomes and the bounds
@@ -1182,5 +1218,74 @@ mod tests {
             (value(false, false), value(true, false), value(true, true));
         assert_eq!(expanded, exact);
         assert!(probed > exact + 1000, "{probed} {exact}");
+    }
+
+    /// The position of `fen` (Jieqi) and the flip `mv` in it.
+    fn flip_in(fen: &str, mv: &str) -> (Position, Move) {
+        let setup = crate::core::fen::parse(fen).unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Jieqi).unwrap();
+        (pos, Move::parse(mv).unwrap())
+    }
+
+    /// Red's corner piece flips to a1, and whatever it turns out to be, Black's king can only
+    /// step to e9 and the chariot from i1 mates on i9: every outcome is the same mate. Windows
+    /// above the evaluation's range get that mate as the exact value inside them and as a
+    /// bound on either side, for fewer nodes than the full window takes.
+    #[test]
+    fn windows_above_the_evaluation_range_find_mates_in_every_outcome() {
+        let (pos, mv) = flip_in("3k5/R8/9/9/9/9/9/9/8R/X4K3 w A1C1N1 0 40", "a0a1");
+        let params = SearchParams::for_variant(Variant::Jieqi);
+        let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
+        let (exact, full_nodes) = search((-INF, INF));
+        assert!(exact > MATE_BOUND, "{exact}");
+        assert_eq!(search((exact - 1, exact + 1)).0, exact);
+        let (above, null_nodes) = search((EVAL_LIMIT, EVAL_LIMIT + 1));
+        assert!(above > EVAL_LIMIT && above <= exact, "{above} {exact}");
+        assert!(null_nodes <= full_nodes, "{null_nodes} {full_nodes}");
+        let below = search((exact, exact + 1)).0;
+        assert!(below <= exact, "{below} {exact}");
+        // A window beyond every mate: no outcome reaches it, and the node fails low.
+        let beyond = MATE - 1;
+        assert!(search((beyond, MATE)).0 <= beyond);
+    }
+
+    /// Black's soldier flips to a5 and, whatever it turns out to be, the chariot from i1 mates
+    /// on i9: every outcome is a loss in the same number of plies. Windows below the
+    /// evaluation's range get that loss as the exact value inside them and as a bound on
+    /// either side.
+    #[test]
+    fn windows_below_the_evaluation_range_find_mates_against_every_outcome() {
+        let (pos, mv) = flip_in("3k5/R8/9/x8/9/9/9/9/8R/5K3 b a1c1n1 0 40", "a6a5");
+        let params = SearchParams::for_variant(Variant::Jieqi);
+        let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
+        let exact = search((-INF, INF)).0;
+        assert!(exact < -MATE_BOUND, "{exact}");
+        assert_eq!(search((exact - 1, exact + 1)).0, exact);
+        let below = search((-EVAL_LIMIT - 1, -EVAL_LIMIT)).0;
+        assert!(below < -EVAL_LIMIT && below >= exact, "{below} {exact}");
+        let above = search((exact - 1, exact)).0;
+        assert!(above >= exact, "{above} {exact}");
+        let beyond = -MATE + 1;
+        assert!(search((-MATE, beyond)).0 >= beyond);
+    }
+
+    /// A flip that is no mate either way fails low against a window above the evaluation's
+    /// range and high against one below it (flips from random games, at depth 2).
+    #[test]
+    fn windows_beyond_the_evaluation_range_bound_flips_without_mates() {
+        let params = SearchParams::for_variant(Variant::Jieqi);
+        let mut checked = 0;
+        for (pos, mv) in first_flips(usize::MAX, 2) {
+            let exact = flip_search(&pos, mv, 2, params, 0).0;
+            if is_mate_score(exact) {
+                continue;
+            }
+            let high = flip_search_in(&pos, mv, 2, params, 0, (EVAL_LIMIT, EVAL_LIMIT + 1)).0;
+            let low = flip_search_in(&pos, mv, 2, params, 0, (-EVAL_LIMIT - 1, -EVAL_LIMIT)).0;
+            assert!(high <= EVAL_LIMIT, "{} {mv}: {high}", pos.fen());
+            assert!(low >= -EVAL_LIMIT, "{} {mv}: {low}", pos.fen());
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked}");
     }
 }
