@@ -567,22 +567,57 @@ impl<'a> Searcher<'a> {
                     .max(MIN_ORDER_VALUE)
         });
         let total = outcomes.total_weight() as f64;
-        if alpha >= EVAL_LIMIT {
+        let mate_windows = self.shared.params.mate_windows;
+        if alpha >= EVAL_LIMIT && mate_windows {
             self.expand_for_mate(&flip, &order, node)
-        } else if beta <= -EVAL_LIMIT {
+        } else if beta <= -EVAL_LIMIT && mate_windows {
             self.expand_against_mate(&flip, &order, node)
+        } else if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
+            // A window at the edge of the evaluation's range: only mates in every outcome can
+            // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
+            self.expand_exactly(&flip, &order, total, node)
         } else {
             self.expand_star1(&flip, &order, total, node)
         }
     }
 
-    /// A chance node whose window lies above the evaluation's range (`alpha >= EVAL_LIMIT`):
-    /// its value exceeds alpha only when every outcome is a mate for the mover, and is then
-    /// the slowest of those mates (see [`Units::expected_value`]). Each outcome is searched
-    /// with a window from alpha, or from just above `MATE_BOUND` (where no evaluation and no
-    /// mate within `MAX_PLY` plies lies, and where the window is a mate window to the pruning
-    /// below), up to the slowest mate found so far; the first outcome at or below it decides
-    /// the node.
+    /// Every outcome searched with a full window; the exact expectation.
+    fn expand_exactly(
+        &mut self,
+        flip: &Flip,
+        order: &[(Piece, u8)],
+        total: f64,
+        node: Node,
+    ) -> i32 {
+        let mut vals = Vec::with_capacity(order.len());
+        for &(piece, _) in order {
+            let full = Node {
+                alpha: -INF,
+                beta: INF,
+                ..node
+            };
+            let v = self.outcome_value(flip, Some(piece), full);
+            if self.stopped {
+                return 0;
+            }
+            vals.push(v);
+        }
+        let units = self.units();
+        let mean: f64 = order
+            .iter()
+            .zip(&vals)
+            .map(|(&(_, w), &v)| w as f64 / total * units.to_unit(v))
+            .sum();
+        units.expected_value(&vals, mean)
+    }
+
+    /// With `mate_windows`, a chance node whose window lies above the evaluation's range
+    /// (`alpha >= EVAL_LIMIT`): its value exceeds alpha only when every outcome is a mate for
+    /// the mover, and is then the slowest of those mates (see [`Units::expected_value`]). Each
+    /// outcome is searched with a window from alpha, or from just above `MATE_BOUND` (where no
+    /// evaluation and no mate within `MAX_PLY` plies lies, and where the window is a mate
+    /// window to the pruning below), up to the slowest mate found so far; the first outcome at
+    /// or below it decides the node.
     fn expand_for_mate(&mut self, flip: &Flip, order: &[(Piece, u8)], node: Node) -> i32 {
         let floor = node.alpha.max(MATE_BOUND + 1);
         let mut slowest = INF;
@@ -610,12 +645,12 @@ impl<'a> Searcher<'a> {
         slowest
     }
 
-    /// A chance node whose window lies below the evaluation's range (`beta <= -EVAL_LIMIT`):
-    /// its value is below beta only when every outcome is a mate against the mover, and is
-    /// then the fastest of them. Each outcome is searched with a window up to `-MATE_BOUND`
-    /// (an outcome that is not mated lifts the node to at least `-EVAL_LIMIT`, a cut) from
-    /// alpha, or, once an outcome is known to be at or below alpha, with the null window that
-    /// only asks whether it is mated.
+    /// With `mate_windows`, a chance node whose window lies below the evaluation's range
+    /// (`beta <= -EVAL_LIMIT`): its value is below beta only when every outcome is a mate
+    /// against the mover, and is then the fastest of them. Each outcome is searched with a
+    /// window up to `-MATE_BOUND` (an outcome that is not mated lifts the node to at least
+    /// `-EVAL_LIMIT`, a cut) from alpha, or, once an outcome is known to be at or below alpha,
+    /// with the null window that only asks whether it is mated.
     fn expand_against_mate(&mut self, flip: &Flip, order: &[(Piece, u8)], node: Node) -> i32 {
         let ceiling = -MATE_BOUND;
         let mut fastest = INF;
@@ -1234,14 +1269,26 @@ mod tests {
     #[test]
     fn windows_above_the_evaluation_range_find_mates_in_every_outcome() {
         let (pos, mv) = flip_in("3k5/R8/9/9/9/9/9/9/8R/X4K3 w A1C1N1 0 40", "a0a1");
-        let params = SearchParams::for_variant(Variant::Jieqi);
+        let params = SearchParams {
+            mate_windows: true,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
         let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
         let (exact, full_nodes) = search((-INF, INF));
         assert!(exact > MATE_BOUND, "{exact}");
         assert_eq!(search((exact - 1, exact + 1)).0, exact);
         let (above, null_nodes) = search((EVAL_LIMIT, EVAL_LIMIT + 1));
         assert!(above > EVAL_LIMIT && above <= exact, "{above} {exact}");
-        assert!(null_nodes <= full_nodes, "{null_nodes} {full_nodes}");
+        assert!(null_nodes < full_nodes, "{null_nodes} {full_nodes}");
+        // Without `mate_windows` every identity gets the whole window.
+        let whole = SearchParams {
+            mate_windows: false,
+            ..params
+        };
+        let (value, whole_nodes) =
+            flip_search_in(&pos, mv, 4, whole, 0, (EVAL_LIMIT, EVAL_LIMIT + 1));
+        assert_eq!(value, exact);
+        assert!(null_nodes < whole_nodes, "{null_nodes} {whole_nodes}");
         let below = search((exact, exact + 1)).0;
         assert!(below <= exact, "{below} {exact}");
         // A window beyond every mate: no outcome reaches it, and the node fails low.
@@ -1256,7 +1303,10 @@ mod tests {
     #[test]
     fn windows_below_the_evaluation_range_find_mates_against_every_outcome() {
         let (pos, mv) = flip_in("3k5/R8/9/x8/9/9/9/9/8R/5K3 b a1c1n1 0 40", "a6a5");
-        let params = SearchParams::for_variant(Variant::Jieqi);
+        let params = SearchParams {
+            mate_windows: true,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
         let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
         let exact = search((-INF, INF)).0;
         assert!(exact < -MATE_BOUND, "{exact}");
@@ -1270,12 +1320,19 @@ mod tests {
     }
 
     /// A flip that is no mate either way fails low against a window above the evaluation's
-    /// range and high against one below it (flips from random games, at depth 2).
+    /// range and high against one below it, with and without `mate_windows` (flips from random
+    /// games, at depth 2, each setting on every other flip).
     #[test]
     fn windows_beyond_the_evaluation_range_bound_flips_without_mates() {
-        let params = SearchParams::for_variant(Variant::Jieqi);
         let mut checked = 0;
-        for (pos, mv) in first_flips(usize::MAX, 2) {
+        for ((pos, mv), mate_windows) in first_flips(usize::MAX, 2)
+            .into_iter()
+            .zip([false, true].into_iter().cycle())
+        {
+            let params = SearchParams {
+                mate_windows,
+                ..SearchParams::for_variant(Variant::Jieqi)
+            };
             let exact = flip_search(&pos, mv, 2, params, 0).0;
             if is_mate_score(exact) {
                 continue;

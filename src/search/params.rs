@@ -301,6 +301,10 @@ search_params! {
     /// use the table's score in place of the static evaluation where its bound says the
     /// position is worth more (a lower bound above it) or less (an upper bound below it).
     tt_eval: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// A chance node whose window lies beyond the evaluation's range (only mates in every
+    /// identity decide it) searches each identity with a window that only asks for such a mate,
+    /// and stops at the first that has none (off: every identity with the whole window).
+    mate_windows: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Checks are extended by one ply at every node (off: on the PV only; with chance nodes
     /// below every flip, extending every check multiplies the tree).
     check_extension_everywhere: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
