@@ -1263,9 +1263,10 @@ mod tests {
     }
 
     /// Red's corner piece flips to a1, and whatever it turns out to be, Black's king can only
-    /// step to e9 and the chariot from i1 mates on i9: every outcome is the same mate. Windows
-    /// above the evaluation's range get that mate as the exact value inside them and as a
-    /// bound on either side, for fewer nodes than the full window takes.
+    /// step to e9 and the chariot from i1 mates on i9: every outcome is the same mate. With
+    /// `mate_windows`, windows above the evaluation's range get that mate as the exact value
+    /// inside them and as a bound on either side; a null window there takes fewer nodes than
+    /// the whole window, and than the defaults, which search every identity with it.
     #[test]
     fn windows_above_the_evaluation_range_find_mates_in_every_outcome() {
         let (pos, mv) = flip_in("3k5/R8/9/9/9/9/9/9/8R/X4K3 w A1C1N1 0 40", "a0a1");
