@@ -567,17 +567,16 @@ impl<'a> Searcher<'a> {
                     .max(MIN_ORDER_VALUE)
         });
         let total = outcomes.total_weight() as f64;
-        let mate_windows = self.shared.params.mate_windows;
-        if alpha >= EVAL_LIMIT && mate_windows {
-            self.expand_for_mate(&flip, &order, node)
-        } else if beta <= -EVAL_LIMIT && mate_windows {
-            self.expand_against_mate(&flip, &order, node)
-        } else if alpha >= EVAL_LIMIT || beta <= -EVAL_LIMIT {
+        if alpha < EVAL_LIMIT && beta > -EVAL_LIMIT {
+            self.expand_star1(&flip, &order, total, node)
+        } else if !self.shared.params.mate_windows {
             // A window at the edge of the evaluation's range: only mates in every outcome can
             // decide it, and units cannot tell mates apart. Rare; search every outcome exactly.
             self.expand_exactly(&flip, &order, total, node)
+        } else if alpha >= EVAL_LIMIT {
+            self.expand_for_mate(&flip, &order, node)
         } else {
-            self.expand_star1(&flip, &order, total, node)
+            self.expand_against_mate(&flip, &order, node)
         }
     }
 
@@ -1232,9 +1231,7 @@ mod tests {
     #[test]
     fn a_flip_that_checks_as_some_identities_only_is_expanded() {
         let fen = "4k1x1x/1P7/1a2p4/1a6P/2p6/b5B2/c1XR5/2P6/4P2A1/3XK1X1X w R1C1P1N2r1n1 r1p1b1";
-        let setup = crate::core::fen::parse(&format!("{fen} 0 32")).unwrap();
-        let (pos, _) = Position::from_setup(&setup, Variant::Jieqi).unwrap();
-        let mv = Move::parse("g0e2").unwrap();
+        let (pos, mv) = flip_in(&format!("{fen} 0 32"), "g0e2");
         let outcomes = pos.flip_outcomes(mv.from());
         assert_eq!(
             (checking_identities(&pos, mv, &outcomes), outcomes.len()),
@@ -1255,6 +1252,14 @@ mod tests {
         assert!(probed > exact + 1000, "{probed} {exact}");
     }
 
+    /// Jieqi's parameters with `mate_windows` set.
+    fn with_mate_windows(mate_windows: bool) -> SearchParams {
+        SearchParams {
+            mate_windows,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        }
+    }
+
     /// The position of `fen` (Jieqi) and the flip `mv` in it.
     fn flip_in(fen: &str, mv: &str) -> (Position, Move) {
         let setup = crate::core::fen::parse(fen).unwrap();
@@ -1270,10 +1275,7 @@ mod tests {
     #[test]
     fn windows_above_the_evaluation_range_find_mates_in_every_outcome() {
         let (pos, mv) = flip_in("3k5/R8/9/9/9/9/9/9/8R/X4K3 w A1C1N1 0 40", "a0a1");
-        let params = SearchParams {
-            mate_windows: true,
-            ..SearchParams::for_variant(Variant::Jieqi)
-        };
+        let params = with_mate_windows(true);
         let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
         let (exact, full_nodes) = search((-INF, INF));
         assert!(exact > MATE_BOUND, "{exact}");
@@ -1282,10 +1284,7 @@ mod tests {
         assert!(above > EVAL_LIMIT && above <= exact, "{above} {exact}");
         assert!(null_nodes < full_nodes, "{null_nodes} {full_nodes}");
         // Without `mate_windows` every identity gets the whole window.
-        let whole = SearchParams {
-            mate_windows: false,
-            ..params
-        };
+        let whole = with_mate_windows(false);
         let (value, whole_nodes) =
             flip_search_in(&pos, mv, 4, whole, 0, (EVAL_LIMIT, EVAL_LIMIT + 1));
         assert_eq!(value, exact);
@@ -1304,10 +1303,7 @@ mod tests {
     #[test]
     fn windows_below_the_evaluation_range_find_mates_against_every_outcome() {
         let (pos, mv) = flip_in("3k5/R8/9/x8/9/9/9/9/8R/5K3 b a1c1n1 0 40", "a6a5");
-        let params = SearchParams {
-            mate_windows: true,
-            ..SearchParams::for_variant(Variant::Jieqi)
-        };
+        let params = with_mate_windows(true);
         let search = |window| flip_search_in(&pos, mv, 4, params, 0, window);
         let exact = search((-INF, INF)).0;
         assert!(exact < -MATE_BOUND, "{exact}");
@@ -1330,10 +1326,7 @@ mod tests {
             .into_iter()
             .zip([false, true].into_iter().cycle())
         {
-            let params = SearchParams {
-                mate_windows,
-                ..SearchParams::for_variant(Variant::Jieqi)
-            };
+            let params = with_mate_windows(mate_windows);
             let exact = flip_search(&pos, mv, 2, params, 0).0;
             if is_mate_score(exact) {
                 continue;
