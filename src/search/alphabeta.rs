@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::core::{Color, Move, MoveList, Occupant, Position, Role};
+use crate::core::{Color, Move, MoveList, Occupant, Position, Role, Square};
 
 use super::evalcache::EvalCache;
 use super::shared::{HistoryTables, Shared};
@@ -1161,17 +1161,31 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`).
+    /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`;
+    /// with `recapture_plies`, only recaptures from that ply on).
     /// A flip is not expanded as a chance node here: it turns out as its most likely identity,
     /// so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
     /// than they were worth to a given depth). The stop flag is checked here too.
     pub fn qsearch(
         &mut self,
         pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        self.quiesce(pos, alpha, beta, ply, qdepth, None)
+    }
+
+    /// [`Searcher::qsearch`] after a move of quiescence that went to `last`.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qdepth: u32,
+        last: Option<Square>,
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.count_node();
@@ -1223,7 +1237,12 @@ impl<'a> Searcher<'a> {
         }
         let moves = self.ordered(pos, &list, None, ply);
         let variant = pos.variant();
+        let from_ply = self.shared.params.recapture_plies;
+        let recaptures_only = !in_check && from_ply > 0 && qdepth >= from_ply;
         for &(_, mv) in &moves {
+            if recaptures_only && Some(mv.to()) != last {
+                continue;
+            }
             let flip = pos.is_flip(mv);
             if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
@@ -1259,11 +1278,11 @@ impl<'a> Searcher<'a> {
                     .map(|(p, _)| p);
                 let mut c = *pos;
                 c.play_unchecked(mv, likely);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
+                -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to()))
             } else {
                 let mut c = *pos;
                 c.play_unchecked(mv, None);
-                -self.qsearch(&c, -beta, -alpha, ply + 1, qdepth + 1)
+                -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to()))
             };
             if self.stopped {
                 return 0;

@@ -339,6 +339,10 @@ search_params! {
     /// Quiescence's first ply also searches the moves of revealed pieces that take nothing
     /// and give check (off: captures only, and evasions when in check).
     qsearch_checks: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// From this many plies into quiescence on, only captures on the point the previous move
+    /// went to (recaptures) are searched, when not in check: an exchange under way is played
+    /// out, and no new one starts (0: every capture at every ply).
+    recapture_plies: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
     delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
