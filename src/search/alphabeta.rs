@@ -1496,4 +1496,43 @@ mod tests {
         let without = value(false);
         assert!(!is_mate_score(without), "{without}");
     }
+
+    /// With `recapture_plies`, quiescence past that ply searches only captures on the point the
+    /// last move went to. Red's pawn takes a horse the black chariot defends; the chariot's
+    /// recapture frees the leg of Red's horse (defended by Red's chariot), which could then take
+    /// a cannon. From one ply on, only the recapture follows the pawn's capture and the cannon
+    /// stays out of reach: the value is that of the three-ply line (each side may stand pat),
+    /// and below the value of the whole quiescence, where Black keeps the horse rather than
+    /// lose the cannon.
+    #[test]
+    fn quiescence_past_its_recapture_ply_follows_only_recaptures() {
+        let setup = crate::core::fen::parse("5k3/9/9/7c1/Pn4r2/6N2/9/9/9/3K2R2 w - - 0 1").unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let shared_with = |plies: u32| {
+            Shared::with_params(SearchParams {
+                recapture_plies: plies,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            })
+        };
+        let value = |plies: u32| {
+            let shared = shared_with(plies);
+            let mut s = Searcher::new(&shared, false);
+            s.set_path(&[], &pos);
+            s.qsearch(&pos, -INF, INF, 0, 0)
+        };
+        let shared = shared_with(1);
+        let mut s = Searcher::new(&shared, false);
+        let mut after = |moves: &[&str]| {
+            let mut p = pos;
+            for m in moves {
+                let mv = Move::parse(m).unwrap();
+                p.play_unchecked(mv, None);
+            }
+            s.evaluate(&p)
+        };
+        let (e0, e1, e2) = (after(&[]), after(&["a5b5"]), after(&["a5b5", "g5b5"]));
+        let expected = e0.max(-e1.max(-e2));
+        assert_eq!(value(1), expected);
+        assert!(value(0) > value(1), "{} {}", value(0), value(1));
+    }
 }
