@@ -1268,22 +1268,20 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let v = if flip {
+            let identity = if flip {
                 let outcomes = pos.flip_outcomes(mv.from());
                 // Ties (Maniac's red and black pawns) go to the mover's colour: symmetric.
                 let mover = pos.side_to_move();
-                let likely = outcomes
+                outcomes
                     .iter()
                     .max_by_key(|&(p, w)| (w, p.role, p.color == mover))
-                    .map(|(p, _)| p);
-                let mut c = *pos;
-                c.play_unchecked(mv, likely);
-                -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to()))
+                    .map(|(p, _)| p)
             } else {
-                let mut c = *pos;
-                c.play_unchecked(mv, None);
-                -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to()))
+                None
             };
+            let mut c = *pos;
+            c.play_unchecked(mv, identity);
+            let v = -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to()));
             if self.stopped {
                 return 0;
             }
