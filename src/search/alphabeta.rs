@@ -1500,8 +1500,8 @@ mod tests {
     /// recapture frees the leg of Red's horse (defended by Red's chariot), which could then take
     /// a cannon. From one ply on, only the recapture follows the pawn's capture and the cannon
     /// stays out of reach: the value is that of the three-ply line (each side may stand pat),
-    /// and below the value of the whole quiescence, where Black keeps the horse rather than
-    /// lose the cannon.
+    /// and below the value of the whole quiescence, where Black leaves the pawn alone rather
+    /// than lose the cannon.
     #[test]
     fn quiescence_past_its_recapture_ply_follows_only_recaptures() {
         let setup = crate::core::fen::parse("5k3/9/9/7c1/Pn4r2/6N2/9/9/9/3K2R2 w - - 0 1").unwrap();
