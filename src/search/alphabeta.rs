@@ -1234,15 +1234,14 @@ impl<'a> Searcher<'a> {
             if qdepth == 0 && self.shared.params.qsearch_checks && !self.shared.pure {
                 self.add_quiet_checks(pos, &mut list);
             }
+            let from_ply = self.shared.params.recapture_plies;
+            if from_ply > 0 && qdepth >= from_ply {
+                list.retain(|mv| Some(mv.to()) == last);
+            }
         }
         let moves = self.ordered(pos, &list, None, ply);
         let variant = pos.variant();
-        let from_ply = self.shared.params.recapture_plies;
-        let recaptures_only = !in_check && from_ply > 0 && qdepth >= from_ply;
         for &(_, mv) in &moves {
-            if recaptures_only && Some(mv.to()) != last {
-                continue;
-            }
             let flip = pos.is_flip(mv);
             if !in_check && !self.shared.pure {
                 let gain = match pos.occupant(mv.to()) {
@@ -1530,7 +1529,8 @@ mod tests {
         };
         let (e0, e1, e2) = (after(&[]), after(&["a5b5"]), after(&["a5b5", "g5b5"]));
         let expected = e0.max(-e1.max(-e2));
-        assert_eq!(value(1), expected);
-        assert!(value(0) > value(1), "{} {}", value(0), value(1));
+        let (whole, recaptures) = (value(0), value(1));
+        assert_eq!(recaptures, expected);
+        assert!(whole > recaptures, "{whole} {recaptures}");
     }
 }
