@@ -11,7 +11,7 @@
 //! - Outcomes are searched in order of weight times value (chariots and cannons first).
 //! - Nothing is stored in the transposition table for the chance node itself.
 
-use crate::core::{Move, Outcomes, Piece, Position};
+use crate::core::{Move, Occupant, Outcomes, Piece, Position, Role};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
 use super::eval::EVAL_LIMIT;
@@ -412,6 +412,12 @@ impl<'a> Searcher<'a> {
                 return None;
             }
         }
+        if self.shared.params.expand_mixed_threats && !flip.learning {
+            let threats = self.threatening_identities(flip.pos, flip.mv, outcomes);
+            if threats > 0 && threats < outcomes.len() {
+                return None;
+            }
+        }
         let from = self.shared.params.cheap_search_depth;
         let searched = from > 0 && node.depth >= from;
         let Some(q) = self.cheap_values(flip, outcomes, node, searched) else {
@@ -425,6 +431,35 @@ impl<'a> Searcher<'a> {
             return None;
         }
         Some((v + mean - q_rep).clamp(-EVAL_LIMIT, EVAL_LIMIT))
+    }
+
+    /// How many of `outcomes`, the identities the flip `mv` can reveal, threaten to win
+    /// material: the revealed piece attacks a revealed piece of the other colour worth more
+    /// than itself (not the king). Face-down targets do not count: nearly every flip attacks
+    /// one as some identity.
+    fn threatening_identities(&self, pos: &Position, mv: Move, outcomes: &Outcomes) -> usize {
+        let variant = pos.variant();
+        let eval = &self.shared.eval;
+        outcomes
+            .iter()
+            .filter(|&(piece, _)| {
+                if piece.role == Role::King {
+                    return false;
+                }
+                let c = outcome_position(pos, mv, Some(piece), false);
+                let them = !piece.color;
+                let mine = eval.piece_value(variant, piece.role);
+                let targets = c.pieces_of(them) & !c.pieces(them, Role::King) & !c.hidden();
+                let worth_more = |sq| {
+                    matches!(c.occupant(sq), Some(Occupant::Revealed(v))
+                        if eval.piece_value(variant, v.role) > mine)
+                };
+                let mut attacked = targets
+                    .into_iter()
+                    .filter(|&sq| c.attackers(sq, piece.color).contains(mv.to()));
+                attacked.any(worth_more)
+            })
+            .count()
     }
 
     /// The search behind probing: the outcome whose cheap value in `q` is closest to their

@@ -178,6 +178,11 @@ search_params! {
     /// every identity is searched instead (a check forces the reply, so one representative's
     /// search says nothing of the identities that differ from it in that).
     expand_mixed_checks: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    /// Probing passes over a flip of which some identities threaten to win material and others
+    /// do not: as those identities the revealed piece attacks a revealed enemy piece worth more
+    /// than itself. Every identity is searched instead (the evaluation behind the cheap values
+    /// does not see a threat, and one representative's search carries its own to all).
+    expand_mixed_threats: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Probing chance nodes with no ply left, off the principal variation: only the identity
     /// nearest the mean of their evaluations gets a quiescence search, and what it adds to that
     /// evaluation is added to every identity's before they are averaged. 0: never (every
