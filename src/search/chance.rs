@@ -1287,6 +1287,47 @@ mod tests {
         assert!(probed > exact + 1000, "{probed} {exact}");
     }
 
+    /// Red's pawn-point piece steps to a4 beside Black's chariot on c5, walled in by Black's own
+    /// pieces: turned out a horse, it attacks the chariot, which cannot get away; as a chariot
+    /// or a pawn it attacks nothing worth more than itself. Probing carries one identity's
+    /// search over to all three (-1142 against -964 here, the horse's threat lost); with
+    /// `expand_mixed_threats` every identity is searched, and the value is the exact one.
+    #[test]
+    fn a_flip_that_threatens_as_some_identities_only_is_expanded() {
+        let fen = "3k5/9/9/2p6/1prp5/2a6/X8/9/9/4K4 w R1N1P1 0 40";
+        let (pos, mv) = flip_in(fen, "a3a4");
+        let outcomes = pos.flip_outcomes(mv.from());
+        let base = SearchParams::for_variant(Variant::Jieqi);
+        let shared = Shared::new(
+            Arc::new(Tt::new(1)),
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+            base,
+            Arc::new(Evaluator::new(None)),
+        );
+        let searcher = Searcher::new(&shared, false);
+        assert_eq!(
+            (
+                searcher.threatening_identities(&pos, mv, &outcomes),
+                outcomes.len()
+            ),
+            (1, 3)
+        );
+        let value = |probe: bool, expand: bool| {
+            let params = SearchParams {
+                probe,
+                expand_mixed_checks: false,
+                expand_mixed_threats: expand,
+                ..base
+            };
+            flip_search(&pos, mv, 3, params, 0).0
+        };
+        let (exact, probed, expanded) =
+            (value(false, false), value(true, false), value(true, true));
+        assert_eq!(expanded, exact);
+        assert!((probed - exact).abs() > 100, "{probed} {exact}");
+    }
+
     /// Jieqi's parameters with `mate_windows` set.
     fn with_mate_windows(mate_windows: bool) -> SearchParams {
         SearchParams {
