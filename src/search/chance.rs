@@ -1277,6 +1277,7 @@ mod tests {
             let params = SearchParams {
                 probe,
                 expand_mixed_checks: expand,
+                expand_mixed_threats: false,
                 ..base
             };
             flip_search(&pos, mv, 3, params, 0).0

@@ -182,7 +182,7 @@ search_params! {
     /// do not: as those identities the revealed piece attacks a revealed enemy piece worth more
     /// than itself. Every identity is searched instead (the evaluation behind the cheap values
     /// does not see a threat, and one representative's search carries its own to all).
-    expand_mixed_threats: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    expand_mixed_threats: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
     /// Probing chance nodes with no ply left, off the principal variation: only the identity
     /// nearest the mean of their evaluations gets a quiescence search, and what it adds to that
     /// evaluation is added to every identity's before they are averaged. 0: never (every
