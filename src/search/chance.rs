@@ -401,9 +401,10 @@ impl<'a> Searcher<'a> {
     /// distance (the mean capped by [`Searcher::worst_capped`]) from the representative's cheap
     /// value. One deep search instead of one per identity: an estimate, not a bound of the
     /// exact expectation (so never used on the PV or in `pure` searches). `None` when the deep
-    /// result is a mate, or with `expand_mixed_checks` when some identities give check and
-    /// others do not: the caller then expands every outcome. (A cheap value that is a mate
-    /// only counts as a certain win or loss in the mean.)
+    /// result is a mate, with `expand_mixed_checks` when some identities give check and others
+    /// do not, or with `expand_mixed_threats` when some threaten to win material and others do
+    /// not: the caller then expands every outcome. (A cheap value that is a mate only counts
+    /// as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
         if self.shared.params.expand_mixed_checks && !flip.learning {
             // A captured piece's identity changes no check; a flipped one's may.
