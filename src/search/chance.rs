@@ -14,7 +14,7 @@
 use crate::core::{Move, Occupant, Outcomes, Piece, Position, Role};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
-use super::eval::EVAL_LIMIT;
+use super::eval::{Evaluator, EVAL_LIMIT};
 use super::params::SearchParams;
 
 /// The steeper scale of a logistic that turns a score into an expected score, 361 cp for odds
@@ -137,6 +137,38 @@ fn checking_identities(pos: &Position, mv: Move, outcomes: &Outcomes) -> usize {
     outcomes
         .iter()
         .filter(|&(piece, _)| outcome_position(pos, mv, Some(piece), false).in_check())
+        .count()
+}
+
+/// How many of `outcomes`, the identities the flip `mv` can reveal, threaten to win material
+/// by `eval`'s piece values: the revealed piece attacks a revealed piece of the other colour
+/// worth more than itself (not the king). Face-down targets do not count: nearly every flip
+/// attacks one as some identity.
+fn threatening_identities(
+    eval: &Evaluator,
+    pos: &Position,
+    mv: Move,
+    outcomes: &Outcomes,
+) -> usize {
+    let variant = pos.variant();
+    outcomes
+        .iter()
+        .filter(|&(piece, _)| {
+            if piece.role == Role::King {
+                return false;
+            }
+            let c = outcome_position(pos, mv, Some(piece), false);
+            let them = !piece.color;
+            let mine = eval.piece_value(variant, piece.role);
+            let targets = c.pieces_of(them) & !c.pieces(them, Role::King) & !c.hidden();
+            let worth_more = |&sq: &_| {
+                matches!(c.occupant(sq), Some(Occupant::Revealed(v))
+                    if eval.piece_value(variant, v.role) > mine)
+            };
+            // The value first: it is cheaper to read than the attackers.
+            let mut worth = targets.into_iter().filter(worth_more);
+            worth.any(|sq| c.attackers(sq, piece.color).contains(mv.to()))
+        })
         .count()
 }
 
@@ -414,7 +446,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.shared.params.expand_mixed_threats && !flip.learning {
-            let threats = self.threatening_identities(flip.pos, flip.mv, outcomes);
+            let threats = threatening_identities(&self.shared.eval, flip.pos, flip.mv, outcomes);
             if threats > 0 && threats < outcomes.len() {
                 return None;
             }
@@ -432,34 +464,6 @@ impl<'a> Searcher<'a> {
             return None;
         }
         Some((v + mean - q_rep).clamp(-EVAL_LIMIT, EVAL_LIMIT))
-    }
-
-    /// How many of `outcomes`, the identities the flip `mv` can reveal, threaten to win
-    /// material: the revealed piece attacks a revealed piece of the other colour worth more
-    /// than itself (not the king). Face-down targets do not count: nearly every flip attacks
-    /// one as some identity.
-    fn threatening_identities(&self, pos: &Position, mv: Move, outcomes: &Outcomes) -> usize {
-        let variant = pos.variant();
-        let eval = &self.shared.eval;
-        outcomes
-            .iter()
-            .filter(|&(piece, _)| {
-                if piece.role == Role::King {
-                    return false;
-                }
-                let c = outcome_position(pos, mv, Some(piece), false);
-                let them = !piece.color;
-                let mine = eval.piece_value(variant, piece.role);
-                let targets = c.pieces_of(them) & !c.pieces(them, Role::King) & !c.hidden();
-                let worth_more = |&sq: &_| {
-                    matches!(c.occupant(sq), Some(Occupant::Revealed(v))
-                        if eval.piece_value(variant, v.role) > mine)
-                };
-                // The value first: it is cheaper to read than the attackers.
-                let mut worth = targets.into_iter().filter(worth_more);
-                worth.any(|sq| c.attackers(sq, piece.color).contains(mv.to()))
-            })
-            .count()
     }
 
     /// The search behind probing: the outcome whose cheap value in `q` is closest to their
@@ -1272,20 +1276,31 @@ mod tests {
             (checking_identities(&pos, mv, &outcomes), outcomes.len()),
             (1, 4)
         );
-        let base = SearchParams::for_variant(Variant::Jieqi);
-        let value = |probe: bool, expand: bool| {
-            let params = SearchParams {
-                probe,
-                expand_mixed_checks: expand,
-                expand_mixed_threats: false,
-                ..base
-            };
-            flip_search(&pos, mv, 3, params, 0).0
-        };
         let (exact, probed, expanded) =
-            (value(false, false), value(true, false), value(true, true));
+            exact_probed_expanded(&pos, mv, |p| p.expand_mixed_checks = true);
         assert_eq!(expanded, exact);
         assert!(probed > exact + 1000, "{probed} {exact}");
+    }
+
+    /// The value of the flip `mv` from `pos` searched to depth 3 by Jieqi's parameters with
+    /// both expansions of mixed flips off: without probing (the exact expectation), with
+    /// probing, and with probing and what `expand` switches on.
+    fn exact_probed_expanded(
+        pos: &Position,
+        mv: Move,
+        expand: fn(&mut SearchParams),
+    ) -> (i32, i32, i32) {
+        let off = SearchParams {
+            expand_mixed_checks: false,
+            expand_mixed_threats: false,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let mut on = off;
+        expand(&mut on);
+        let value = |probe: bool, params: SearchParams| {
+            flip_search(pos, mv, 3, SearchParams { probe, ..params }, 0).0
+        };
+        (value(false, off), value(true, off), value(true, on))
     }
 
     /// Red's pawn-point piece steps to a4 beside Black's chariot on c5, walled in by Black's own
@@ -1298,33 +1313,16 @@ mod tests {
         let fen = "3k5/9/9/2p6/1prp5/2a6/X8/9/9/4K4 w R1N1P1 0 40";
         let (pos, mv) = flip_in(fen, "a3a4");
         let outcomes = pos.flip_outcomes(mv.from());
-        let base = SearchParams::for_variant(Variant::Jieqi);
-        let shared = Shared::new(
-            Arc::new(Tt::new(1)),
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-            base,
-            Arc::new(Evaluator::new(None)),
-        );
-        let searcher = Searcher::new(&shared, false);
+        let eval = Evaluator::new(None);
         assert_eq!(
             (
-                searcher.threatening_identities(&pos, mv, &outcomes),
+                threatening_identities(&eval, &pos, mv, &outcomes),
                 outcomes.len()
             ),
             (1, 3)
         );
-        let value = |probe: bool, expand: bool| {
-            let params = SearchParams {
-                probe,
-                expand_mixed_checks: false,
-                expand_mixed_threats: expand,
-                ..base
-            };
-            flip_search(&pos, mv, 3, params, 0).0
-        };
         let (exact, probed, expanded) =
-            (value(false, false), value(true, false), value(true, true));
+            exact_probed_expanded(&pos, mv, |p| p.expand_mixed_threats = true);
         assert_eq!(expanded, exact);
         assert!((probed - exact).abs() > 100, "{probed} {exact}");
     }
