@@ -463,6 +463,10 @@ impl<'a> Searcher<'a> {
         if is_mate_score(v) {
             return None;
         }
+        let limit = self.shared.params.probe_delta_limit;
+        if limit > 0 && (v - q_rep).abs() > limit {
+            return None;
+        }
         Some((v + mean - q_rep).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
@@ -1325,6 +1329,24 @@ mod tests {
             exact_probed_expanded(&pos, mv, |p| p.expand_mixed_threats = true);
         assert_eq!(expanded, exact);
         assert!((probed - exact).abs() > 100, "{probed} {exact}");
+    }
+
+    /// Black's cannon on h7 can take the face-down piece on h0 over its own chariot, and Red's
+    /// back rank is thin. The piece from c0 steps to e2: whether it holds depends on what it
+    /// turns out to be, which the evaluation behind the cheap values does not see. Probing
+    /// carries one identity's deep search over to all of them (-862 against -1580 here); with
+    /// `probe_delta_limit` at 800 that search moves its identity's value by more than the
+    /// limit, every identity is searched, and the value comes within a few centipawns of the
+    /// exact one (-1577: the chance nodes below are probed, and some expanded, by the limit).
+    #[test]
+    fn a_probe_whose_search_moves_far_gives_way_to_every_identity() {
+        let fen = "xx1xk1xxx/4p4/1x2b2x1/xA4nrx/9/N4R3/2X3X2/9/4C4/XXXXK1XXX w \
+                   R1A1C1P4N1B1r1a1c2p4n1b1 2 10";
+        let (pos, mv) = flip_in(fen, "c0e2");
+        let (exact, probed, expanded) =
+            exact_probed_expanded(&pos, mv, |p| p.probe_delta_limit = 800);
+        assert!((expanded - exact).abs() <= 20, "{expanded} {exact}");
+        assert!((probed - exact).abs() > 300, "{probed} {exact}");
     }
 
     /// Jieqi's parameters with `mate_windows` set.

@@ -183,6 +183,11 @@ search_params! {
     /// than itself. Every identity is searched instead (the evaluation behind the cheap values
     /// does not see a threat, and one representative's search carries its own to all).
     expand_mixed_threats: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    /// Probing gives way to searching every identity when the representative's search moved
+    /// its value from its cheap value by more than this many centipawns (0: never): the
+    /// position is tactical then, and what the search found for one identity need not hold for
+    /// the others (the piece may defend, block or attack as one identity and not as another).
+    probe_delta_limit: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100000;
     /// Probing chance nodes with no ply left, off the principal variation: only the identity
     /// nearest the mean of their evaluations gets a quiescence search, and what it adds to that
     /// evaluation is added to every identity's before they are averaged. 0: never (every
