@@ -434,9 +434,10 @@ impl<'a> Searcher<'a> {
     /// value. One deep search instead of one per identity: an estimate, not a bound of the
     /// exact expectation (so never used on the PV or in `pure` searches). `None` when the deep
     /// result is a mate, with `expand_mixed_checks` when some identities give check and others
-    /// do not, or with `expand_mixed_threats` when some threaten to win material and others do
-    /// not: the caller then expands every outcome. (A cheap value that is a mate only counts
-    /// as a certain win or loss in the mean.)
+    /// do not, with `expand_mixed_threats` when some threaten to win material and others do
+    /// not, or with `probe_delta_limit` when the deep search moved the representative's value
+    /// from its cheap value by more than the limit: the caller then expands every outcome. (A
+    /// cheap value that is a mate only counts as a certain win or loss in the mean.)
     fn probe(&mut self, flip: &Flip, outcomes: &Outcomes, node: Node) -> Option<i32> {
         if self.shared.params.expand_mixed_checks && !flip.learning {
             // A captured piece's identity changes no check; a flipped one's may.
