@@ -20,7 +20,7 @@ pub const MAX_PLY: usize = 128;
 /// is scored by the static evaluation.
 pub const QS_EVASION_PLIES: u32 = 3;
 /// What capturing a face-down piece is assumed to win (about the average identity).
-const HIDDEN_VICTIM_VALUE: i32 = 450;
+pub(crate) const HIDDEN_VICTIM_VALUE: i32 = 450;
 /// The null move's reduction for a static evaluation above beta is at most this many plies.
 const NULL_MOVE_EVAL_PLIES: i32 = 3;
 /// The null move is tried from this depth.

@@ -13,7 +13,7 @@
 
 use crate::core::{Move, Occupant, Outcomes, Piece, Position, Role};
 
-use super::alphabeta::{is_mate_score, Node, Searcher, INF, MATE_BOUND};
+use super::alphabeta::{is_mate_score, Node, Searcher, HIDDEN_VICTIM_VALUE, INF, MATE_BOUND};
 use super::eval::{Evaluator, EVAL_LIMIT};
 use super::params::SearchParams;
 
@@ -142,13 +142,16 @@ fn checking_identities(pos: &Position, mv: Move, outcomes: &Outcomes) -> usize {
 
 /// How many of `outcomes`, the identities the flip `mv` can reveal, threaten to win material
 /// by `eval`'s piece values: the revealed piece attacks a revealed piece of the other colour
-/// worth more than itself (not the king). Face-down targets do not count: nearly every flip
-/// attacks one as some identity.
+/// worth more than itself (not the king). Face-down targets count as `hidden_targets` says
+/// (`threat_hidden_targets`): 0 never, since nearly every flip attacks one as some identity; 1
+/// when worth more than the revealed piece at [`HIDDEN_VICTIM_VALUE`]; 2 also when nothing of
+/// their side defends them.
 fn threatening_identities(
     eval: &Evaluator,
     pos: &Position,
     mv: Move,
     outcomes: &Outcomes,
+    hidden_targets: u32,
 ) -> usize {
     let variant = pos.variant();
     outcomes
@@ -160,13 +163,20 @@ fn threatening_identities(
             let c = outcome_position(pos, mv, Some(piece), false);
             let them = !piece.color;
             let mine = eval.piece_value(variant, piece.role);
-            let targets = c.pieces_of(them) & !c.pieces(them, Role::King) & !c.hidden();
-            let worth_more = |&sq: &_| {
-                matches!(c.occupant(sq), Some(Occupant::Revealed(v))
-                    if eval.piece_value(variant, v.role) > mine)
+            let mut targets = c.pieces_of(them) & !c.pieces(them, Role::King);
+            if hidden_targets == 0 {
+                targets = targets & !c.hidden();
+            }
+            let target = |&sq: &_| match c.occupant(sq) {
+                Some(Occupant::Revealed(v)) => eval.piece_value(variant, v.role) > mine,
+                Some(Occupant::Hidden { .. }) => {
+                    HIDDEN_VICTIM_VALUE > mine
+                        || (hidden_targets >= 2 && !c.is_attacked_by(sq, them))
+                }
+                None => false,
             };
             // The value first: it is cheaper to read than the attackers.
-            let mut worth = targets.into_iter().filter(worth_more);
+            let mut worth = targets.into_iter().filter(target);
             worth.any(|sq| c.attackers(sq, piece.color).contains(mv.to()))
         })
         .count()
@@ -447,7 +457,13 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.shared.params.expand_mixed_threats && !flip.learning {
-            let threats = threatening_identities(&self.shared.eval, flip.pos, flip.mv, outcomes);
+            let threats = threatening_identities(
+                &self.shared.eval,
+                flip.pos,
+                flip.mv,
+                outcomes,
+                self.shared.params.threat_hidden_targets,
+            );
             if threats > 0 && threats < outcomes.len() {
                 return None;
             }
@@ -1321,7 +1337,7 @@ mod tests {
         let eval = Evaluator::new(None);
         assert_eq!(
             (
-                threatening_identities(&eval, &pos, mv, &outcomes),
+                threatening_identities(&eval, &pos, mv, &outcomes, 0),
                 outcomes.len()
             ),
             (1, 3)
@@ -1330,6 +1346,19 @@ mod tests {
             exact_probed_expanded(&pos, mv, |p| p.expand_mixed_threats = true);
         assert_eq!(expanded, exact);
         assert!((probed - exact).abs() > 100, "{probed} {exact}");
+    }
+
+    /// Red's pawn-point piece steps to c4 below Black's face-down pieces on c6 and e6, which
+    /// nothing of Black's defends. As an elephant it attacks e6 and is worth less than a
+    /// face-down piece; as a chariot it attacks c6, worth less than itself but undefended; as
+    /// a pawn it attacks neither. The face-down targets count as `threat_hidden_targets` says.
+    #[test]
+    fn face_down_targets_count_as_threat_hidden_targets_says() {
+        let (pos, mv) = flip_in("4k4/9/9/2x1x4/9/9/2X6/9/9/4K4 w R1B1P1p2 0 40", "c3c4");
+        let outcomes = pos.flip_outcomes(mv.from());
+        let eval = Evaluator::new(None);
+        let count = |level| threatening_identities(&eval, &pos, mv, &outcomes, level);
+        assert_eq!((outcomes.len(), count(0), count(1), count(2)), (3, 0, 1, 2));
     }
 
     /// Black's cannon on h7 can take the face-down piece on h0 over its own chariot, and Red's

@@ -183,6 +183,11 @@ search_params! {
     /// than itself. Every identity is searched instead (the evaluation behind the cheap values
     /// does not see a threat, and one representative's search carries its own to all).
     expand_mixed_threats: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    /// Which face-down enemy pieces count as targets for `expand_mixed_threats` (revealed ones
+    /// worth more than the revealed piece always do): 0 none; 1 those worth more than it, a
+    /// face-down piece counted at the value quiescence gives it; 2 those as well that nothing
+    /// of their side defends.
+    threat_hidden_targets: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=2;
     /// Probing gives way to searching every identity when the representative's search moved
     /// its value from its cheap value by more than this many centipawns (0: never): the
     /// position is tactical then, and what the search found for one identity need not hold for
