@@ -165,7 +165,7 @@ fn threatening_identities(
             let mine = eval.piece_value(variant, piece.role);
             let mut targets = c.pieces_of(them) & !c.pieces(them, Role::King);
             if hidden_targets == 0 {
-                targets = targets & !c.hidden();
+                targets &= !c.hidden();
             }
             let target = |&sq: &_| match c.occupant(sq) {
                 Some(Occupant::Revealed(v)) => eval.piece_value(variant, v.role) > mine,
