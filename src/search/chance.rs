@@ -11,7 +11,7 @@
 //! - Outcomes are searched in order of weight times value (chariots and cannons first).
 //! - Nothing is stored in the transposition table for the chance node itself.
 
-use crate::core::{Move, Occupant, Outcomes, Piece, Position, Role};
+use crate::core::{Move, Occupant, Outcomes, Piece, Position, Role, Square};
 
 use super::alphabeta::{is_mate_score, Node, Searcher, HIDDEN_VICTIM_VALUE, INF, MATE_BOUND};
 use super::eval::{Evaluator, EVAL_LIMIT};
@@ -167,17 +167,20 @@ fn threatening_identities(
             if hidden_targets == 0 {
                 targets &= !c.hidden();
             }
-            let target = |&sq: &_| match c.occupant(sq) {
+            let worth_more = |sq: Square| match c.occupant(sq) {
                 Some(Occupant::Revealed(v)) => eval.piece_value(variant, v.role) > mine,
-                Some(Occupant::Hidden { .. }) => {
-                    HIDDEN_VICTIM_VALUE > mine
-                        || (hidden_targets >= 2 && !c.is_attacked_by(sq, them))
-                }
+                Some(Occupant::Hidden { .. }) => HIDDEN_VICTIM_VALUE > mine,
                 None => false,
             };
-            // The value first: it is cheaper to read than the attackers.
-            let mut worth = targets.into_iter().filter(target);
-            worth.any(|sq| c.attackers(sq, piece.color).contains(mv.to()))
+            let loose_counts = hidden_targets >= 2;
+            // The value first: it is cheaper to read than the attackers; whether the target's
+            // side defends it last, only for a face-down target the piece attacks.
+            Iterator::any(&mut targets.into_iter(), |sq| {
+                let worth = worth_more(sq);
+                (worth || (loose_counts && c.hidden().contains(sq)))
+                    && c.attackers(sq, piece.color).contains(mv.to())
+                    && (worth || !c.is_attacked_by(sq, them))
+            })
         })
         .count()
 }
