@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::core::{Color, Move, MoveList, Occupant, Position, Role, Square};
+use crate::core::{Color, Move, MoveList, Occupant, Piece, Position, Role, Square};
 
 use super::evalcache::EvalCache;
 use super::shared::{HistoryTables, Shared};
@@ -1161,10 +1161,49 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The identity the flip `mv` turns out as in quiescence (`qsearch_flip_identity`): the
+    /// most likely one, or the one whose value from the mover's view is nearest the weighted
+    /// mean of all of theirs. Ties go to the heavier weight, then to the mover's colour
+    /// (Maniac's red and black pawns), so that the choice is the same for either side.
+    fn quiescence_identity(&self, pos: &Position, mv: Move) -> Option<Piece> {
+        let outcomes = pos.flip_outcomes(mv.from());
+        let mover = pos.side_to_move();
+        if self.shared.params.qsearch_flip_identity == 0 {
+            return outcomes
+                .iter()
+                .max_by_key(|&(p, w)| (w, p.role, p.color == mover))
+                .map(|(p, _)| p);
+        }
+        let variant = pos.variant();
+        let value = |p: Piece| {
+            let v = self.shared.eval.piece_value(variant, p.role) as i64;
+            if p.color == mover {
+                v
+            } else {
+                -v
+            }
+        };
+        let total: i64 = outcomes.iter().map(|(_, w)| w as i64).sum();
+        if total == 0 {
+            return None;
+        }
+        // Distances in units of 1/total, so that the mean stays an integer.
+        let mean: i64 = outcomes.iter().map(|(p, w)| value(p) * w as i64).sum();
+        outcomes
+            .iter()
+            .min_by_key(|&(p, w)| {
+                (
+                    (value(p) * total - mean).abs(),
+                    std::cmp::Reverse((w, p.role, p.color == mover)),
+                )
+            })
+            .map(|(p, _)| p)
+    }
+
     /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`;
     /// with `recapture_plies`, only recaptures from that ply on).
-    /// A flip is not expanded as a chance node here: it turns out as its most likely identity,
-    /// so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
+    /// A flip is not expanded as a chance node here: it turns out as one identity
+    /// ([`Searcher::quiescence_identity`]), so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
     /// than they were worth to a given depth). The stop flag is checked here too.
     pub fn qsearch(
         &mut self,
@@ -1268,13 +1307,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             let identity = if flip {
-                let outcomes = pos.flip_outcomes(mv.from());
-                // Ties (Maniac's red and black pawns) go to the mover's colour: symmetric.
-                let mover = pos.side_to_move();
-                outcomes
-                    .iter()
-                    .max_by_key(|&(p, w)| (w, p.role, p.color == mover))
-                    .map(|(p, _)| p)
+                self.quiescence_identity(pos, mv)
             } else {
                 None
             };
@@ -1532,5 +1565,40 @@ mod tests {
         let (whole, recaptures) = (value(0), value(1));
         assert_eq!(recaptures, expected);
         assert!(whole > recaptures, "{whole} {recaptures}");
+    }
+
+    /// In quiescence a flip turns out as its most likely identity, or with
+    /// `qsearch_flip_identity=1` as the one whose value is nearest the mean of all of theirs:
+    /// at the Jieqi start (two each of chariot, horse, cannon, advisor and elephant, five
+    /// pawns) a pawn, or a horse, the piece nearest the pool's mean value.
+    #[test]
+    fn quiescence_flips_turn_out_as_the_likeliest_or_the_mean_identity() {
+        let start = Position::startpos(Variant::Jieqi);
+        // The cannon-point piece jumps onto Black's horse point.
+        let jump = Move::parse("b2b9").unwrap();
+        assert!(start.is_flip(jump) && start.is_capture(jump));
+        let identity = |level: u32| {
+            let mut params = SearchParams::for_variant(Variant::Jieqi);
+            params.qsearch_flip_identity = level;
+            let shared = Shared::with_params(params);
+            let s = Searcher::new(&shared, false);
+            s.quiescence_identity(&start, jump).unwrap()
+        };
+        let (likeliest, mean) = (identity(0), identity(1));
+        assert_eq!((likeliest.role, likeliest.color), (Role::Pawn, Color::Red));
+        assert_eq!((mean.role, mean.color), (Role::Horse, Color::Red));
+        // The horse's value is nearest the pool's weighted mean.
+        let shared = Shared::with_params(SearchParams::for_variant(Variant::Jieqi));
+        let value = |r: Role| shared.eval.piece_value(Variant::Jieqi, r) as f64;
+        let outcomes = start.flip_outcomes(jump.from());
+        let total: f64 = outcomes.iter().map(|(_, w)| w as f64).sum();
+        let m: f64 = outcomes
+            .iter()
+            .map(|(p, w)| value(p.role) * w as f64)
+            .sum::<f64>()
+            / total;
+        for (p, _) in outcomes.iter() {
+            assert!((value(Role::Horse) - m).abs() <= (value(p.role) - m).abs());
+        }
     }
 }

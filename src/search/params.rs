@@ -358,6 +358,12 @@ search_params! {
     /// went to (recaptures) are searched, when not in check: an exchange under way is played
     /// out, and no new one starts (0: every capture at every ply).
     recapture_plies: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
+    /// The identity a flip turns out as in quiescence, where flips are not chance nodes: 0 the
+    /// most likely one; 1 the one whose value (from the mover's view) is nearest the weighted
+    /// mean of the identities' values, so that the flip neither loses nor gains material on
+    /// average (the most likely identity is often a pawn, worth far less than the face-down
+    /// piece that moved).
+    qsearch_flip_identity: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
     delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
