@@ -363,7 +363,7 @@ search_params! {
     /// mean of the identities' values, so that the flip neither loses nor gains material on
     /// average (the most likely identity is often a pawn, worth far less than the face-down
     /// piece that moved).
-    qsearch_flip_identity: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    qsearch_flip_identity: u32 = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
     delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
