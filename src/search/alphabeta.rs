@@ -1183,7 +1183,7 @@ impl<'a> Searcher<'a> {
                 -v
             }
         };
-        let total: i64 = outcomes.iter().map(|(_, w)| w as i64).sum();
+        let total = outcomes.total_weight() as i64;
         if total == 0 {
             return None;
         }
@@ -1203,8 +1203,9 @@ impl<'a> Searcher<'a> {
     /// Quiescence: captures (and every move when in check, in the first `QS_EVASION_PLIES`;
     /// with `recapture_plies`, only recaptures from that ply on).
     /// A flip is not expanded as a chance node here: it turns out as one identity
-    /// ([`Searcher::quiescence_identity`]), so that face-down pieces can still recapture (chance nodes in quiescence cost more nodes
-    /// than they were worth to a given depth). The stop flag is checked here too.
+    /// ([`Searcher::quiescence_identity`]), so that face-down pieces can still recapture
+    /// (chance nodes in quiescence cost more nodes than they were worth to a given depth). The
+    /// stop flag is checked here too.
     pub fn qsearch(
         &mut self,
         pos: &Position,

@@ -174,8 +174,9 @@ fn threatening_identities(
             };
             let loose_counts = hidden_targets >= 2;
             // The value first: it is cheaper to read than the attackers; whether the target's
-            // side defends it last, only for a face-down target the piece attacks.
-            Iterator::any(&mut targets.into_iter(), |sq| {
+            // side defends it last, only for a face-down target the piece attacks. (A
+            // bitboard's own `any` says whether it is empty.)
+            Iterator::any(&mut targets, |sq| {
                 let worth = worth_more(sq);
                 (worth || (loose_counts && c.hidden().contains(sq)))
                     && c.attackers(sq, piece.color).contains(mv.to())
