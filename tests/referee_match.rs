@@ -359,6 +359,45 @@ fn an_engine_that_exits_at_start_loses_every_game() {
 }
 
 #[test]
+fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
+    let dir = scratch("no-command");
+    let missing = dir.join("no-such-engine");
+    let ghost = format!("name=ghost cmd={}", missing.display());
+    let nowhere = format!(
+        "name=nowhere cmd={JIEQI} dir={}",
+        dir.join("no-dir").display()
+    );
+    for (engine, first) in [(&ghost, true), (&ghost, false), (&nowhere, true)] {
+        let out = dir.join("g.jsonl");
+        let (a, b) = if first {
+            (engine.as_str(), JIEQI)
+        } else {
+            (JIEQI, engine.as_str())
+        };
+        let o = run_match(&[
+            "--engine",
+            a,
+            "--engine",
+            b,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{stderr}");
+        let name = if engine == &ghost { "ghost" } else { "nowhere" };
+        let expected = format!("error: engine '{name}' cannot be started: ");
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert!(!out.exists(), "no game is played, no record file written");
+        assert!(String::from_utf8_lossy(&o.stdout).is_empty());
+    }
+}
+
+#[test]
 fn garbage_output_does_not_disturb_the_game() {
     let records = faulty_match("garbage", "--mode garbage", &["--depth", "1"]);
     assert_played_out(&records);

@@ -161,6 +161,26 @@ fn parse_info(line: &str, reply: &mut SearchReply) {
     }
 }
 
+/// Starts `spec`'s command in its directory, its standard input and output piped (or, without
+/// `piped`, discarded), its standard error discarded.
+fn spawn(spec: &EngineSpec, piped: bool) -> Result<Child, EngineError> {
+    let io = || if piped { Stdio::piped() } else { Stdio::null() };
+    let mut cmd = Command::new(&spec.argv[0]);
+    cmd.args(&spec.argv[1..])
+        .stdin(io())
+        .stdout(io())
+        .stderr(Stdio::null());
+    if let Some(dir) = &spec.dir {
+        cmd.current_dir(dir);
+    }
+    // A process group of its own: a Ctrl-C at the terminal reaches the runner only, which
+    // then ends the engines itself (instead of every engine dying mid-move at once).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    cmd.spawn()
+        .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.argv[0])))
+}
+
 impl EngineProcess {
     /// Starts the process; with a handshake, waits for `uciok`, sends the options (and the
     /// variant when it is not `jieqi`), then waits for `readyok`. Without one, only sends the
@@ -170,21 +190,7 @@ impl EngineProcess {
         variant: Variant,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
-        let mut cmd = Command::new(&spec.argv[0]);
-        cmd.args(&spec.argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            cmd.current_dir(dir);
-        }
-        // A process group of its own: a Ctrl-C at the terminal reaches the runner only, which
-        // then ends the engines itself (instead of every engine dying mid-move at once).
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.argv[0])))?;
+        let mut child = spawn(spec, true)?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         // Bounded: an engine that floods its output while nobody waits for it is held back by
@@ -226,6 +232,16 @@ impl EngineProcess {
             e.wait_for("readyok", timeout)?;
         }
         Ok(e)
+    }
+
+    /// Whether `spec`'s command can be run at all: starts it with no input and ends it at
+    /// once. Only the start is checked (a missing program, a directory that does not exist),
+    /// not how the engine behaves.
+    pub fn check_command(spec: &EngineSpec) -> Result<(), EngineError> {
+        let mut child = spawn(spec, false)?;
+        let _ = child.kill();
+        let _ = child.wait();
+        Ok(())
     }
 
     /// Sends one line (the newline is added).

@@ -15,6 +15,7 @@ use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
 use super::deal::{self, DealError, SplitMix64};
+use super::engine::{EngineError, EngineProcess};
 use super::game::{
     play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
 };
@@ -823,6 +824,8 @@ pub enum MatchError {
     SameName(String),
     #[error(transparent)]
     PairStart(#[from] PairStartError),
+    #[error("engine '{name}' cannot be started: {detail}")]
+    EngineStart { name: String, detail: String },
     /// After the games: a record could not be written.
     #[error("writing the records failed: {0}")]
     WriteRecords(std::io::Error),
@@ -866,6 +869,12 @@ pub fn run_match(
     observer: &mut dyn MatchObserver,
 ) -> Result<Tournament, MatchError> {
     check(cfg)?;
+    for e in &cfg.engines {
+        if let Err(EngineError::Spawn(detail)) = EngineProcess::check_command(e) {
+            let name = e.name.clone();
+            return Err(MatchError::EngineStart { name, detail });
+        }
+    }
     let mut file = match &cfg.out {
         Some(p) => Some(File::create(p).map_err(|error| MatchError::Records {
             path: p.clone(),
