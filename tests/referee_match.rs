@@ -367,7 +367,15 @@ fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
         "name=nowhere cmd={JIEQI} dir={}",
         dir.join("no-dir").display()
     );
-    for (engine, first) in [(&ghost, true), (&ghost, false), (&nowhere, true)] {
+    // A bare name is looked up in PATH, also when a file of that name is in the directory.
+    std::fs::write(dir.join("local-engine-file"), "").unwrap();
+    let local = format!("name=local cmd=local-engine-file dir={}", dir.display());
+    for (engine, first) in [
+        (&ghost, true),
+        (&ghost, false),
+        (&nowhere, true),
+        (&local, true),
+    ] {
         let out = dir.join("g.jsonl");
         let (a, b) = if first {
             (engine.as_str(), JIEQI)
@@ -389,9 +397,11 @@ fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
         ]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{stderr}");
-        let name = if engine == &ghost { "ghost" } else { "nowhere" };
+        let name = &engine[5..engine.find(' ').unwrap()];
         let expected = format!("error: engine '{name}' cannot be started: ");
         assert!(stderr.contains(&expected), "{stderr}");
+        let hint = "looked up in PATH; give its path, ./local-engine-file";
+        assert_eq!(stderr.contains(hint), name == "local", "{stderr}");
         assert!(!out.exists(), "no game is played, no record file written");
         assert!(String::from_utf8_lossy(&o.stdout).is_empty());
     }

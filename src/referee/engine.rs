@@ -6,7 +6,8 @@
 //! our commands (so an engine that stops reading cannot block a write). Every wait has a deadline. Standard error is discarded.
 //! Dropping the handle kills the process.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -177,8 +178,18 @@ fn spawn(spec: &EngineSpec, piped: bool) -> Result<Child, EngineError> {
     // then ends the engines itself (instead of every engine dying mid-move at once).
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    cmd.spawn()
-        .map_err(|e| EngineError::Spawn(format!("{}: {e}", spec.argv[0])))
+    cmd.spawn().map_err(|e| {
+        let program = &spec.argv[0];
+        // A bare name is looked up in PATH, not in the working directory: say so when the
+        // file is right there.
+        let here = spec.dir.as_deref().unwrap_or(Path::new(".")).join(program);
+        let hint = if e.kind() == ErrorKind::NotFound && !program.contains('/') && here.is_file() {
+            format!(" (a name without '/' is looked up in PATH; give its path, ./{program})")
+        } else {
+            String::new()
+        };
+        EngineError::Spawn(format!("{program}: {e}{hint}"))
+    })
 }
 
 impl EngineProcess {
