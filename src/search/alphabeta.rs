@@ -1165,7 +1165,7 @@ impl<'a> Searcher<'a> {
     /// most likely one, or the one whose value from the mover's view is nearest the weighted
     /// mean of all of theirs. Ties go to the heavier weight, then to the mover's colour
     /// (Maniac's red and black pawns), so that the choice is the same for either side.
-    fn quiescence_identity(&self, pos: &Position, mv: Move) -> Option<Piece> {
+    pub(crate) fn quiescence_identity(&self, pos: &Position, mv: Move) -> Option<Piece> {
         let outcomes = pos.flip_outcomes(mv.from());
         let mover = pos.side_to_move();
         if self.shared.params.qsearch_flip_identity == 0 {
