@@ -597,25 +597,20 @@ impl<'a> Searcher<'a> {
         if limit > 0 && !self.shared.pure && self.flips >= limit && !learning && !near_root {
             return self.cheap_mean(&flip, &outcomes, node);
         }
-        if !node.pv
-            && node.depth <= 0
-            && !learning
-            && !self.shared.pure
-            && self.shared.params.frontier_flip_identity
-        {
-            // As in quiescence: one identity, no chance node.
-            let piece = self.quiescence_identity(pos, mv);
-            return self.outcome_value(&flip, piece, node);
-        }
-        if !node.pv
-            && node.depth <= 0
-            && !self.shared.pure
-            && self.shared.params.frontier_probe >= if learning { 1 } else { 2 }
-            && alpha > -EVAL_LIMIT
-            && beta < EVAL_LIMIT
-        {
-            if let Some(v) = self.frontier_probe(&flip, &outcomes, node) {
-                return v;
+        // No ply left, off the principal variation.
+        if !node.pv && node.depth <= 0 && !self.shared.pure {
+            if !learning && self.shared.params.frontier_flip_identity {
+                // As in quiescence: one identity, no chance node.
+                let piece = self.quiescence_identity(pos, mv);
+                return self.outcome_value(&flip, piece, node);
+            }
+            if self.shared.params.frontier_probe >= if learning { 1 } else { 2 }
+                && alpha > -EVAL_LIMIT
+                && beta < EVAL_LIMIT
+            {
+                if let Some(v) = self.frontier_probe(&flip, &outcomes, node) {
+                    return v;
+                }
             }
         }
         if !node.pv
