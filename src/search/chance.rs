@@ -1167,7 +1167,10 @@ mod tests {
     /// identity.
     #[test]
     fn frontier_flips_turn_out_as_the_identity_quiescence_picks() {
-        let off = SearchParams::for_variant(Variant::Jieqi);
+        let off = SearchParams {
+            frontier_flip_identity: false,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
         let on = SearchParams {
             frontier_flip_identity: true,
             ..off
@@ -1212,6 +1215,7 @@ mod tests {
     fn frontier_probing_is_cheaper_and_close_to_the_expectation() {
         let off = SearchParams {
             frontier_probe: 0,
+            frontier_flip_identity: false,
             ..SearchParams::for_variant(Variant::Jieqi)
         };
         let on = SearchParams {
