@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::core::{Color, Move, MoveList, Occupant, Piece, Position, Role, Square};
+use crate::core::{Color, Move, MoveList, Occupant, Outcomes, Piece, Position, Role, Square};
 
 use super::evalcache::EvalCache;
 use super::shared::{HistoryTables, Shared};
@@ -1166,7 +1166,16 @@ impl<'a> Searcher<'a> {
     /// mean of all of theirs. Ties go to the heavier weight, then to the mover's colour
     /// (Maniac's red and black pawns), so that the choice is the same for either side.
     pub(crate) fn quiescence_identity(&self, pos: &Position, mv: Move) -> Option<Piece> {
-        let outcomes = pos.flip_outcomes(mv.from());
+        self.quiescence_identity_among(pos, &pos.flip_outcomes(mv.from()))
+    }
+
+    /// [`Searcher::quiescence_identity`] for a flip from `pos` whose identities, with their
+    /// weights, are `outcomes` (for callers that already hold them).
+    pub(crate) fn quiescence_identity_among(
+        &self,
+        pos: &Position,
+        outcomes: &Outcomes,
+    ) -> Option<Piece> {
         let mover = pos.side_to_move();
         if self.shared.params.qsearch_flip_identity == 0 {
             return outcomes

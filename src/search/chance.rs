@@ -601,7 +601,7 @@ impl<'a> Searcher<'a> {
         if !node.pv && node.depth <= 0 && !self.shared.pure {
             if !learning && self.shared.params.frontier_flip_identity {
                 // As in quiescence: one identity, no chance node.
-                let piece = self.quiescence_identity(pos, mv);
+                let piece = self.quiescence_identity_among(pos, &outcomes);
                 return self.outcome_value(&flip, piece, node);
             }
             if self.shared.params.frontier_probe >= if learning { 1 } else { 2 }
