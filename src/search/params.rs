@@ -204,7 +204,7 @@ search_params! {
     /// quiescence, the piece turns out as one identity (`qsearch_flip_identity` says which)
     /// and that one position gets a quiescence search, where a chance node gives every
     /// identity its own. Ahead of `frontier_probe` at flips.
-    frontier_flip_identity: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    frontier_flip_identity: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Chance nodes with at least this many flips above them on the searched line are not
     /// searched deeper: their value is the weighted mean of each identity's evaluation (or
     /// quiescence value where the piece lands attacked). 0: no limit.
