@@ -368,7 +368,7 @@ search_params! {
     /// mean of the identities' values, so that the flip neither loses nor gains material on
     /// average (the most likely identity is often a pawn, worth far less than the face-down
     /// piece that moved).
-    qsearch_flip_identity: u32 = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    qsearch_flip_identity: u32 = jieqi 1, maniac 1, xiangqi 0, range 0..=1;
     /// Delta pruning in quiescence: a capture is skipped when the static evaluation plus the
     /// victim's value plus this margin stays below alpha.
     delta_margin: i32 = jieqi 150, maniac 150, xiangqi 150, range 0..=2000;
@@ -481,6 +481,14 @@ mod tests {
             (j.lmr_flip_less, m.lmr_flip_less, x.lmr_flip_less),
             (2, 1, 1)
         );
+        assert_eq!(
+            (
+                j.qsearch_flip_identity,
+                m.qsearch_flip_identity,
+                x.qsearch_flip_identity
+            ),
+            (1, 1, 0)
+        );
         // Apart from these, Maniac and Xiangqi share their defaults.
         let mut mx = m;
         mx.moves_to_go = x.moves_to_go;
@@ -488,6 +496,7 @@ mod tests {
         mx.probe = x.probe;
         mx.full_depth_flips = x.full_depth_flips;
         mx.chance_scale = x.chance_scale;
+        mx.qsearch_flip_identity = x.qsearch_flip_identity;
         assert_eq!(mx, x);
         let i = find("MOVES_TO_GO").unwrap();
         all.set(i, 40).unwrap();
