@@ -90,6 +90,10 @@ pub struct MatchArgs {
     /// Game records, JSON Lines (one game per line, written as each game finishes).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// With --out: keep the games already in that file (of this very match) and play only the
+    /// others, appending their records.
+    #[arg(long, requires = "out")]
+    resume: bool,
     /// Deals to replay, one per line (the `deal` field of records).
     #[arg(long)]
     deals: Option<PathBuf>,
@@ -251,6 +255,7 @@ fn build(args: MatchArgs) -> Result<MatchConfig, BuildError> {
         openings,
         sprt,
         shard: args.shard,
+        resume: args.resume,
     })
 }
 
@@ -261,6 +266,16 @@ struct Progress {
 }
 
 impl MatchObserver for Progress {
+    fn resumed(&mut self, kept: u64, t: &Tournament) {
+        if self.show {
+            eprintln!(
+                "resumed: {kept} of {} games kept; {}",
+                t.total_games,
+                t.progress_line()
+            );
+        }
+    }
+
     fn game(&mut self, f: &GameDone, t: &Tournament) {
         if !self.show {
             return;

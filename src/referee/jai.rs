@@ -255,6 +255,7 @@ impl Settings {
             openings,
             sprt: None,
             shard: None,
+            resume: false,
         };
         Ok((cfg, warnings))
     }

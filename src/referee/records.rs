@@ -1,4 +1,5 @@
 //! Reading record files (JSON Lines, protocol.md section 17), and what is made from them:
+//! the games of a match checked against it ([`finished_games`], for `merge` and for resuming),
 //! the summary of a match played in shares ([`merge`]), two matches on the same deals compared
 //! pair by pair ([`compare`]), and one game in JieqiBox's notation format
 //! ([`jieqibox_notation`]).
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::Score;
 use super::game::{Outcome, Reason};
-use super::runner::{Encounter, MatchIdentity, MatchSummary, Tournament};
+use super::runner::{Encounter, MatchIdentity, MatchSummary, Shard, Tournament};
 use super::stats::{Sprt, SprtError, Z95};
 use crate::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
 
@@ -131,6 +132,12 @@ pub enum RecordError {
         found: String,
         scheduled: String,
     },
+    #[error("{at}: game {game} is not in share {shard}")]
+    OtherShare {
+        at: String,
+        game: u64,
+        shard: String,
+    },
     #[error("game {game} appears twice ({first} and {second})")]
     Twice {
         game: u64,
@@ -209,39 +216,54 @@ pub struct Merged {
     pub total_games: u64,
 }
 
-/// Merges the records of the shares of one match (`jieqi match --shard`) into the state a
-/// single run would have reached: every encounter's W/D/L, reasons, failures, pentanomial
-/// pairs, and the SPRT over all complete pairs. Refuses records of different matches, a game
-/// that appears twice, and records without the `match` field.
-pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
-    let first = records.first().ok_or(RecordError::Empty)?;
-    let identity_of = |r: &Record| -> Result<MatchIdentity, RecordError> {
-        let m = r
-            .entry
-            .match_
-            .as_ref()
-            .ok_or_else(|| RecordError::NoMatch {
-                at: r.source.clone(),
-            })?;
-        MatchIdentity::from_entry(m).map_err(|what| RecordError::BadMatch {
+/// A finished game, as its record tells it.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    /// Where its record was read (`file:line`).
+    pub source: String,
+    pub outcome: Outcome,
+    pub reason: Reason,
+    /// Red's and Black's names.
+    pub names: [String; 2],
+}
+
+/// The match a record says it belongs to.
+fn record_identity(r: &Record) -> Result<MatchIdentity, RecordError> {
+    let m = r
+        .entry
+        .match_
+        .as_ref()
+        .ok_or_else(|| RecordError::NoMatch {
             at: r.source.clone(),
-            what: what.to_string(),
-        })
-    };
-    let identity = identity_of(first)?;
+        })?;
+    MatchIdentity::from_entry(m).map_err(|what| RecordError::BadMatch {
+        at: r.source.clone(),
+        what: what.to_string(),
+    })
+}
+
+/// The games of `records` by game number, each checked to be a game of the match `identity`
+/// (`expected_in` says where that identity comes from, for messages) and, with `shard`, of
+/// that share: the same match, a game number the match (or share) schedules, the players that
+/// number schedules, no game twice.
+pub fn finished_games(
+    records: &[Record],
+    identity: &MatchIdentity,
+    expected_in: &str,
+    shard: Option<Shard>,
+) -> Result<BTreeMap<u64, FinishedGame>, RecordError> {
     let encounters = identity.encounters();
     let e_count = encounters.len() as u64;
     let total_games = identity.pairs.saturating_mul(e_count).saturating_mul(2);
-    // game number -> (source, outcome, reason, names)
-    let mut games: BTreeMap<u64, (String, Outcome, Reason, [String; 2])> = BTreeMap::new();
+    let mut games: BTreeMap<u64, FinishedGame> = BTreeMap::new();
     for r in records {
-        let other = identity_of(r)?;
+        let other = record_identity(r)?;
         if other.id != identity.id {
             return Err(RecordError::OtherMatch {
                 at: r.source.clone(),
                 id: other.id,
                 expected: identity.id.clone(),
-                first: first.source.clone(),
+                first: expected_in.to_string(),
             });
         }
         let e = &r.entry;
@@ -249,6 +271,15 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
         let game = e.game;
         if game < 1 || game > total_games {
             return Err(RecordError::GameNumber { at: at() });
+        }
+        // Game 2k+1 has the encounter's first engine as Red, game 2k+2 as Black.
+        let k = (game - 1) / 2;
+        if let Some(s) = shard.filter(|s| k % s.count != s.index) {
+            return Err(RecordError::OtherShare {
+                at: at(),
+                game,
+                shard: s.to_string(),
+            });
         }
         let outcome = outcome_of(&e.result).ok_or(RecordError::Missing {
             at: at(),
@@ -259,8 +290,6 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
             what: "reason",
         })?;
         let names = [e.red.clone(), e.black.clone()];
-        // Game 2k+1 has the encounter's first engine as Red, game 2k+2 as Black.
-        let k = (game - 1) / 2;
         let (a, b) = encounters[(k % e_count) as usize];
         let expected = if game % 2 == 1 { [a, b] } else { [b, a] };
         let expected = expected.map(|i| identity.engines[i].as_str());
@@ -272,15 +301,38 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
                 scheduled: format!("{} vs {}", expected[0], expected[1]),
             });
         }
-        if let Some((seen, ..)) = games.get(&game) {
+        if let Some(seen) = games.get(&game) {
             return Err(RecordError::Twice {
                 game,
-                first: seen.clone(),
+                first: seen.source.clone(),
                 second: at(),
             });
         }
-        games.insert(game, (at(), outcome, reason, names));
+        let source = at();
+        games.insert(
+            game,
+            FinishedGame {
+                source,
+                outcome,
+                reason,
+                names,
+            },
+        );
     }
+    Ok(games)
+}
+
+/// Merges the records of the shares of one match (`jieqi match --shard`) into the state a
+/// single run would have reached: every encounter's W/D/L, reasons, failures, pentanomial
+/// pairs, and the SPRT over all complete pairs. Refuses records of different matches, a game
+/// that appears twice, and records without the `match` field.
+pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
+    let first = records.first().ok_or(RecordError::Empty)?;
+    let identity = record_identity(first)?;
+    let encounters = identity.encounters();
+    let e_count = encounters.len() as u64;
+    let total_games = identity.pairs.saturating_mul(e_count).saturating_mul(2);
+    let games = finished_games(records, &identity, &first.source, None)?;
     let sprt = match &identity.sprt {
         Some(t) => Some(Sprt::parse(t).map_err(|error| RecordError::Sprt {
             at: first.source.clone(),
@@ -302,16 +354,16 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
         stopped_early: false,
         interrupted: false,
     };
-    for (&game, (_, outcome, reason, names)) in &games {
+    for (&game, g) in &games {
         let k = (game - 1) / 2;
         let summary = &mut t.encounters[(k % e_count) as usize].summary;
         let first_is_red = game % 2 == 1;
-        summary.add_result(*outcome, *reason, names, first_is_red);
+        summary.add_result(g.outcome, g.reason, &g.names, first_is_red);
         // A pair counts once both its games are in, at its second game.
         if game % 2 == 0 {
-            if let Some((_, o1, ..)) = games.get(&(game - 1)) {
-                let pts =
-                    o1.points(crate::core::Color::Red) + outcome.points(crate::core::Color::Black);
+            if let Some(g1) = games.get(&(game - 1)) {
+                let pts = g1.outcome.points(crate::core::Color::Red)
+                    + g.outcome.points(crate::core::Color::Black);
                 summary.pairs[((pts * 2.0).round() as usize).min(4)] += 1;
             }
         }

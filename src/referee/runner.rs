@@ -4,7 +4,7 @@
 //! first worker plays, through a [`MatchObserver`]; this module prints nothing.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,7 +19,7 @@ use super::engine::{EngineError, EngineProcess};
 use super::game::{
     play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
 };
-use super::records::MatchEntry;
+use super::records::{finished_games, read_records, FinishedGame, MatchEntry, RecordError};
 use super::stats::{self, fmt_elo, Sprt, SprtVerdict};
 use super::view::TruePly;
 use crate::core::fen::FenError;
@@ -121,6 +121,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Play only one share of the match (several processes or machines share it).
     pub shard: Option<Shard>,
+    /// Keep the games already in `out` (records of this match, and of this share) and play
+    /// only the others, appending their records.
+    pub resume: bool,
 }
 
 /// Share `index` (0-based) of `count`: the scheduled pairs `k` with `k mod count = index`.
@@ -605,6 +608,9 @@ pub trait MatchObserver {
     fn live(&mut self, _event: &LiveEvent) {}
     /// A game finished (its record is already written); `t` includes it.
     fn game(&mut self, _done: &GameDone, _t: &Tournament) {}
+    /// Resuming: `kept` games were found in the record file; `t` counts them (called once,
+    /// before any game, only when there are some).
+    fn resumed(&mut self, _kept: u64, _t: &Tournament) {}
 }
 
 /// An observer that wants nothing.
@@ -834,6 +840,69 @@ pub enum MatchError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// `resume`: the record file holds what is not a game of this match (or share).
+    #[error("cannot resume: {0}")]
+    Resume(RecordError),
+}
+
+/// The games to keep when resuming: those of `cfg.out` (none when not resuming, or when the
+/// file does not exist yet), each checked to be a game of this match and share.
+fn kept_games(
+    cfg: &MatchConfig,
+    identity: &MatchIdentity,
+) -> Result<BTreeMap<u64, FinishedGame>, MatchError> {
+    let Some(path) = cfg.out.as_ref().filter(|p| cfg.resume && p.exists()) else {
+        return Ok(BTreeMap::new());
+    };
+    let records = read_records(path).map_err(MatchError::Resume)?;
+    finished_games(&records, identity, "this run's arguments", cfg.shard)
+        .map_err(MatchError::Resume)
+}
+
+/// Opens the record file: created afresh, or when resuming opened for appending (after a
+/// line break, if its last line lacks one).
+fn open_records(cfg: &MatchConfig) -> Result<Option<File>, MatchError> {
+    let Some(path) = &cfg.out else {
+        return Ok(None);
+    };
+    let error = |error| MatchError::Records {
+        path: path.clone(),
+        error,
+    };
+    if !cfg.resume {
+        return File::create(path).map(Some).map_err(error);
+    }
+    let ends_open = std::fs::read(path).is_ok_and(|b| b.last().is_some_and(|&c| c != b'\n'));
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(error)?;
+    if ends_open {
+        file.write_all(b"\n").map_err(error)?;
+    }
+    Ok(Some(file))
+}
+
+/// Counts one game's points (`pts`, the encounter's first engine's) towards its pair: the
+/// pair's pentanomial cell once both its games are in. Returns whether the pair is complete.
+fn count_pair(
+    summary: &mut MatchSummary,
+    half_pairs: &mut HashMap<(usize, u64), f64>,
+    key: (usize, u64),
+    pts: f64,
+) -> bool {
+    match half_pairs.remove(&key) {
+        Some(other) => {
+            let cell = ((other + pts) * 2.0).round() as usize;
+            summary.pairs[cell.min(4)] += 1;
+            true
+        }
+        None => {
+            half_pairs.insert(key, pts);
+            false
+        }
+    }
 }
 
 /// Checks what can be checked before any engine starts.
@@ -869,46 +938,21 @@ pub fn run_match(
     observer: &mut dyn MatchObserver,
 ) -> Result<Tournament, MatchError> {
     check(cfg)?;
+    let identity = cfg.identity();
+    let kept = kept_games(cfg, &identity)?;
     for e in &cfg.engines {
         if let Err(EngineError::Spawn(detail)) = EngineProcess::check_command(e) {
             let name = e.name.clone();
             return Err(MatchError::EngineStart { name, detail });
         }
     }
-    let mut file = match &cfg.out {
-        Some(p) => Some(File::create(p).map_err(|error| MatchError::Records {
-            path: p.clone(),
-            error,
-        })?),
-        None => None,
-    };
+    let mut file = open_records(cfg)?;
     let encounters = cfg.encounters();
+    let e_count = encounters.len() as u64;
     let items = cfg.scheduled_pairs();
     let share = cfg.shard.map_or(items, |s| s.share_of(items));
-    let identity = cfg.identity();
     let next = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = unbounded::<Msg>();
-    let workers = cfg.concurrency.max(1).min(share.max(1) as usize);
-    let mut handles = Vec::new();
-    for worker in 0..workers {
-        let (next, stop, tx, cfg) = (next.clone(), stop.clone(), tx.clone(), cfg.clone());
-        let (abort, encounters) = (control.abort.clone(), encounters.clone());
-        let live = control.live && worker == 0;
-        handles.push(thread::spawn(move || {
-            work(
-                worker,
-                &cfg,
-                &encounters,
-                &next,
-                &stop,
-                &abort,
-                live.then_some(&tx),
-                &tx,
-            )
-        }));
-    }
-    drop(tx);
 
     let mut t = Tournament {
         names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
@@ -925,6 +969,69 @@ pub fn run_match(
         interrupted: false,
     };
     let mut half_pairs: HashMap<(usize, u64), f64> = HashMap::new();
+    for (&game, g) in &kept {
+        let k = (game - 1) / 2;
+        let (pair, encounter) = (k / e_count, (k % e_count) as usize);
+        let first_is_red = game % 2 == 1;
+        let summary = &mut t.encounters[encounter].summary;
+        summary.add_result(g.outcome, g.reason, &g.names, first_is_red);
+        let first = if first_is_red {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        count_pair(
+            summary,
+            &mut half_pairs,
+            (encounter, pair),
+            g.outcome.points(first),
+        );
+    }
+    if let Some(test) = &cfg.sprt {
+        for e in &mut t.encounters {
+            if e.summary.pairs.iter().sum::<u64>() > 0 {
+                let (llr, v) = test.decide(&e.summary.pairs);
+                e.summary.sprt = Some((llr, v));
+                if v != SprtVerdict::Continue && cfg.shard.is_none() {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    }
+    if !kept.is_empty() {
+        observer.resumed(kept.len() as u64, &t);
+    }
+    // The pairs of this run with a game still to play.
+    let to_play = (0..share)
+        .filter(|&j| {
+            let k = cfg.shard.map_or(j, |s| s.item(j));
+            !(kept.contains_key(&(2 * k + 1)) && kept.contains_key(&(2 * k + 2)))
+        })
+        .count();
+    let kept: Arc<BTreeMap<u64, FinishedGame>> = Arc::new(kept);
+    let (tx, rx) = unbounded::<Msg>();
+    let workers = cfg.concurrency.max(1).min(to_play);
+    let mut handles = Vec::new();
+    for worker in 0..workers {
+        let (next, stop, tx, cfg) = (next.clone(), stop.clone(), tx.clone(), cfg.clone());
+        let (abort, encounters, kept) = (control.abort.clone(), encounters.clone(), kept.clone());
+        let live = control.live && worker == 0;
+        handles.push(thread::spawn(move || {
+            work(
+                worker,
+                &cfg,
+                &encounters,
+                &kept,
+                &next,
+                &stop,
+                &abort,
+                live.then_some(&tx),
+                &tx,
+            )
+        }));
+    }
+    drop(tx);
+
     let mut write_error = None;
     for msg in rx {
         let f = match msg {
@@ -950,9 +1057,7 @@ pub fn run_match(
             Color::Black
         };
         let pts = f.record.outcome.points(first);
-        if let Some(other) = half_pairs.remove(&(f.encounter, f.pair)) {
-            let cell = ((other + pts) * 2.0).round() as usize;
-            summary.pairs[cell.min(4)] += 1;
+        if count_pair(summary, &mut half_pairs, (f.encounter, f.pair), pts) {
             // Once decided, the verdict stands (pairs still running are counted, not tested).
             let decided = summary
                 .sprt
@@ -962,15 +1067,10 @@ pub fn run_match(
                 summary.sprt = Some((llr, v));
                 // A share plays all its pairs: the test is decided over all shares' records
                 // (`jieqi merge`).
-                if v != SprtVerdict::Continue
-                    && cfg.shard.is_none()
-                    && !stop.swap(true, Ordering::SeqCst)
-                {
-                    t.stopped_early = next.load(Ordering::SeqCst) < share;
+                if v != SprtVerdict::Continue && cfg.shard.is_none() {
+                    stop.store(true, Ordering::SeqCst);
                 }
             }
-        } else {
-            half_pairs.insert((f.encounter, f.pair), pts);
         }
         observer.game(&f, &t);
     }
@@ -978,6 +1078,9 @@ pub fn run_match(
         let _ = h.join();
     }
     t.interrupted = control.abort.load(Ordering::SeqCst);
+    // Only the SPRT sets `stop`; once it is set no new pair starts, and the pairs running
+    // finish: games are left exactly when the test ended the match early.
+    t.stopped_early = stop.load(Ordering::SeqCst) && t.games() < t.total_games;
     if let Some(e) = write_error {
         return Err(MatchError::WriteRecords(e));
     }
@@ -985,13 +1088,14 @@ pub fn run_match(
 }
 
 /// One worker: takes the next scheduled pair until none is left, the SPRT decides or the match
-/// is aborted. Item `k` is pair `k / E` of encounter `k mod E` (E encounters), so every
+/// is aborted, and plays its games that are not among the `kept` ones. Item `k` is pair `k / E` of encounter `k mod E` (E encounters), so every
 /// encounter advances at the same pace and plays the same deals.
 #[allow(clippy::too_many_arguments)]
 fn work(
     worker: usize,
     cfg: &MatchConfig,
     encounters: &[(usize, usize)],
+    kept: &BTreeMap<u64, FinishedGame>,
     next: &AtomicU64,
     stop: &AtomicBool,
     abort: &AtomicBool,
@@ -1010,12 +1114,18 @@ fn work(
         // The j-th pair of this run: of the whole match, or of its share.
         let k = cfg.shard.map_or(j, |s| s.item(j));
         let (pair, encounter) = (k / e_count, (k % e_count) as usize);
+        if kept.contains_key(&(2 * k + 1)) && kept.contains_key(&(2 * k + 2)) {
+            continue;
+        }
         let Ok(start) = pair_start(cfg, pair) else {
             continue; // checked before the match
         };
         let (a, b) = encounters[encounter];
         for (i, first_is_red) in [true, false].into_iter().enumerate() {
             let game_no = 2 * k + 1 + i as u64;
+            if kept.contains_key(&game_no) {
+                continue;
+            }
             let (x, y) = two_seats(&mut seats, a, b);
             let pair_seats = if first_is_red { [x, y] } else { [y, x] };
             let mut observe = |e: GameEvent| {
