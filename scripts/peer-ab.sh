@@ -12,7 +12,8 @@
 #   builds compare with no options ("" as OPTION=VALUE). CONTROL_OPTIONS="OPTION=VALUE ...": the
 #   control's options (default: none), e.g. a default switched off to measure it against the
 #   build's defaults. SEED=<n>: the deals (default 20261201).
-#   NAME=<label>: the record files' name (default: the options).
+#   NAME=<label>: the record files' name (default: the options). RESUME=1: finish a screen of
+#   the same arguments that stopped before its end, keeping the games of its records.
 # Only Jieqi peers (PikaJieQi). Records go to target/peer/ab-<label>-{control,candidate}.jsonl,
 # the comparison also to target/peer/ab-<label>.txt.
 set -euo pipefail
@@ -52,9 +53,9 @@ side() {
     target/release/jieqi match --engine "name=jieqi cmd='$1' $spec$2" \
         --engine "name=$(basename "$peer") cmd='$peer' $spec" --variant jieqi --tc "$tc" \
         --games "$games" --concurrency "$half" --seed "${SEED:-20261201}" --quiet \
-        --out "$out-$3.jsonl" > "$out-$3.txt"
+        ${RESUME:+--resume} --out "$out-$3.jsonl" > "$out-$3.txt"
 }
-rm -f "$out-control.jsonl" "$out-candidate.jsonl"
+[[ -n "${RESUME:-}" ]] || rm -f "$out-control.jsonl" "$out-candidate.jsonl"
 side "$control" "$control_extra" control &
 first=$!
 side "$candidate" "$extra" candidate &

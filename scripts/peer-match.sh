@@ -8,7 +8,8 @@
 #   1-10 (ranks=1); any other peer (PikaJieQi) is played at Jieqi.
 #   GAMES  default 400 at Jieqi, 200 at Xiangqi.     TC  default 10+0.1.
 #   CONCURRENCY=<n> games at once (default: the number of cores; each game has one engine
-#   thinking at a time). SEED=<n> the deals' seed (default 20261201).
+#   thinking at a time). SEED=<n> the deals' seed (default 20261201). RESUME=1: finish a match
+#   of the same arguments that stopped before its end, keeping the games of its records.
 # Records go to target/peer/<variant>-<peer>-<tc>.jsonl, the summary also to the .txt beside it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,4 +36,4 @@ out="target/peer/$variant-$(basename "$peer")-$tc"
 target/release/jieqi match --engine "name=jieqi cmd=target/release/jieqi option.Threads=1 option.Hash=64" \
     "${peer_spec[@]}" --variant "$variant" --tc "$tc" --games "$games" \
     --concurrency "${CONCURRENCY:-$cores}" --seed "${SEED:-20261201}" "${extra[@]}" \
-    --out "$out.jsonl" | tee "$out.txt"
+    ${RESUME:+--resume} --out "$out.jsonl" | tee "$out.txt"

@@ -14,6 +14,8 @@
 #   scripts/strength.sh tuned "name=tuned cmd=target/release/jieqi option.WeightsFile=tuned.txt" \
 #       "name=default cmd=target/release/jieqi" --tc 2+0.02
 #   (search parameters and weight files are engine options: protocol.md section 8)
+# RESUME=1: finish a test of the same name and arguments that stopped before its end, keeping
+# the games of its records (`jieqi match --resume`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -35,5 +37,5 @@ for a in "$@"; do
 done
 target/release/jieqi match --engine "$new" --engine "$old" \
     --variant jieqi "${tc[@]}" --games 400 --concurrency "$cores" --seed 20261129 \
-    --time-margin 200 "$@" --out "target/strength/$name.jsonl" \
+    --time-margin 200 "$@" ${RESUME:+--resume} --out "target/strength/$name.jsonl" \
     | tee "target/strength/$name.txt"
