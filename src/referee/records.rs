@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::Score;
 use super::game::{Outcome, Reason};
-use super::runner::{Encounter, MatchIdentity, MatchSummary, Shard, Tournament};
+use super::runner::{MatchIdentity, Shard, Tournament};
 use super::stats::{Sprt, SprtError, Z95};
 use crate::core::{fen, Game, Move, Piece, Position, Reveal, Variant};
 
@@ -340,20 +340,7 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
         })?),
         None => None,
     };
-    let mut t = Tournament {
-        names: identity.engines.clone(),
-        encounters: encounters
-            .iter()
-            .map(|&(first, second)| Encounter {
-                first,
-                second,
-                summary: MatchSummary::default(),
-            })
-            .collect(),
-        total_games,
-        stopped_early: false,
-        interrupted: false,
-    };
+    let mut t = Tournament::new(identity.engines.clone(), &encounters, total_games);
     for (&game, g) in &games {
         let k = (game - 1) / 2;
         let summary = &mut t.encounters[(k % e_count) as usize].summary;

@@ -667,6 +667,25 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// A match of `total_games` games that has not begun: the engines' names and the
+    /// encounters (pairs of indices into `names`).
+    pub fn new(names: Vec<String>, encounters: &[(usize, usize)], total_games: u64) -> Tournament {
+        Tournament {
+            names,
+            encounters: encounters
+                .iter()
+                .map(|&(first, second)| Encounter {
+                    first,
+                    second,
+                    summary: MatchSummary::default(),
+                })
+                .collect(),
+            total_games,
+            stopped_early: false,
+            interrupted: false,
+        }
+    }
+
     /// Games finished.
     pub fn games(&self) -> u64 {
         self.encounters.iter().map(|e| e.summary.games).sum()
@@ -954,20 +973,8 @@ pub fn run_match(
     let next = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
 
-    let mut t = Tournament {
-        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
-        encounters: encounters
-            .iter()
-            .map(|&(first, second)| Encounter {
-                first,
-                second,
-                summary: MatchSummary::default(),
-            })
-            .collect(),
-        total_games: share * 2,
-        stopped_early: false,
-        interrupted: false,
-    };
+    let names = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut t = Tournament::new(names, &encounters, share * 2);
     let mut half_pairs: HashMap<(usize, u64), f64> = HashMap::new();
     for (&game, g) in &kept {
         let k = (game - 1) / 2;
