@@ -268,3 +268,51 @@ fn resume_refuses_records_that_are_not_of_this_match() {
     let out = jieqi(&match_args("7", &words(&["--resume"])));
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_resumed_tournament_prints_the_whole_tournament() {
+    let dir = scratch("resume-tournament");
+    let path_arg = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let args = |out: &str, resume: bool| {
+        let a = format!("name=a cmd={JIEQI} nodes=400");
+        let b = format!("name=b cmd={JIEQI} nodes=200");
+        let c = format!("name=c cmd={JIEQI} nodes=100");
+        let mut v = words(&[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--engine",
+            &c,
+            "--games",
+            "2",
+            "--max-plies",
+            "24",
+            "--seed",
+            "9",
+            "--quiet",
+            "--out",
+        ]);
+        v.push(path_arg(out));
+        if resume {
+            v.push("--resume".into());
+        }
+        v
+    };
+    let whole = run(&args("whole.jsonl", false));
+    // Three encounters of one pair each: games 1-6. Keep the second encounter and one game of
+    // the third.
+    std::fs::write(
+        dir.join("part.jsonl"),
+        some_lines(&dir.join("whole.jsonl"), &[3, 4, 6]),
+    )
+    .unwrap();
+    assert_eq!(run(&args("part.jsonl", true)), whole);
+    let mut numbers: Vec<u64> = read_records(&dir.join("part.jsonl"))
+        .iter()
+        .map(game_no)
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+}
