@@ -122,6 +122,8 @@ struct Decision {
     /// The static evaluation is above the one two plies earlier (four when that side was in
     /// check); true near the root and when neither is known.
     improving: bool,
+    /// The null move got mated: no move is reduced or pruned (`Param_null_mate_threat`).
+    mate_threat: bool,
 }
 
 #[inline]
@@ -187,6 +189,8 @@ pub struct Searcher<'a> {
     pub(crate) flips: u32,
     /// The static evaluation at each ply of the line (`-INF` in check).
     evals: Vec<i32>,
+    /// Per ply of the line: the node's null move got mated (`Param_null_mate_threat`).
+    mate_threats: Vec<bool>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// The piece and destination of the move made at each ply of the line (`None` for a null
@@ -226,6 +230,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             flips: 0,
             evals: vec![-INF; MAX_PLY + 2],
+            mate_threats: vec![false; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
             moved: vec![None; MAX_PLY + 2],
@@ -724,6 +729,7 @@ impl<'a> Searcher<'a> {
         {
             node.depth -= 1;
         }
+        self.mate_threats[ply] = false;
         if !node.pv
             && !in_check
             && excluded.is_none()
@@ -734,6 +740,8 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
+        // Read before the singular test, whose search at this ply sets its own.
+        let mate_threat = self.mate_threats[ply];
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
@@ -758,6 +766,7 @@ impl<'a> Searcher<'a> {
             singular,
             excluded,
             improving: self.improving(ply, static_eval),
+            mate_threat,
         };
         let Some((best, best_move)) = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at)
         else {
@@ -947,6 +956,9 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return Some(0);
         }
+        if v < -MATE_BOUND && self.shared.params.null_mate_threat {
+            self.mate_threats[node.ply] = true;
+        }
         (v >= beta).then_some(if is_mate_score(v) { beta } else { v })
     }
 
@@ -1030,7 +1042,7 @@ impl<'a> Searcher<'a> {
         best: i32,
     ) -> bool {
         let Node { depth, pv, .. } = at.node;
-        if self.shared.pure || pv || at.in_check || best <= -MATE_BOUND {
+        if self.shared.pure || pv || at.in_check || at.mate_threat || best <= -MATE_BOUND {
             return false;
         }
         let params = &self.shared.params;
@@ -1092,7 +1104,12 @@ impl<'a> Searcher<'a> {
         } else {
             params.lmr_first_move as usize
         };
-        if depth >= LMR_DEPTH && i >= first_reduced && !at.in_check && !self.shared.pure && !capture
+        if depth >= LMR_DEPTH
+            && i >= first_reduced
+            && !at.in_check
+            && !at.mate_threat
+            && !self.shared.pure
+            && !capture
         {
             r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
             if pv {
@@ -1494,6 +1511,7 @@ mod tests {
             singular: None,
             excluded: None,
             improving: true,
+            mate_threat: false,
         };
         let pruned = |base: i32, mv: Move, flips: i32, at: Decision| {
             let shared = Shared::with_params(SearchParams {

@@ -266,6 +266,9 @@ search_params! {
     null_move_depth_divisor: i32 = jieqi 5, maniac 5, xiangqi 5, range 1..=100;
     /// See `null_move_reduction`.
     null_move_eval_divisor: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=10000;
+    /// A node whose null move gets mated (the opponent threatens mate) neither reduces nor
+    /// prunes any of its moves (off: the threat changes nothing).
+    null_mate_threat: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Late move reductions: a late quiet move is reduced by ln(depth) ln(move number) divided
     /// by this many hundredths (rounded).
     lmr_divisor_hundredths: i32 = jieqi 220, maniac 220, xiangqi 220, range 50..=1000;
