@@ -1534,6 +1534,62 @@ mod tests {
         assert!(!pruned(2, king_move, 9, decision(1, false)));
     }
 
+    /// With `null_mate_threat`, a node whose null move gets mated is marked, and then none of
+    /// its moves is pruned. Black threatens mate: the chariot on the a file holds Red's second
+    /// rank while the one on the b file goes to the first; a window far below the evaluation
+    /// has the null move tried.
+    #[test]
+    fn a_null_move_that_gets_mated_marks_the_node() {
+        let setup = crate::core::fen::parse("3k5/9/1r7/9/9/8R/P1P1P4/9/r8/4K4 w - - 0 1").unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let marked = |on: bool| {
+            let shared = Shared::with_params(SearchParams {
+                null_mate_threat: on,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            s.set_path(&[], &pos);
+            // Off the PV, far above beta (so the null move is tried) at depth 8.
+            let node = Node {
+                depth: 8,
+                alpha: -20_001,
+                beta: -20_000,
+                ply: 1,
+                pv: false,
+                cut: true,
+            };
+            s.decide(&pos, node, false);
+            s.mate_threats[1]
+        };
+        assert!(marked(true));
+        assert!(!marked(false));
+
+        // A marked node prunes no move that it would prune unmarked.
+        let start = Position::startpos(Variant::Jieqi);
+        let mut list = MoveList::new();
+        start.legal_moves(&mut list);
+        let flip = *list
+            .iter()
+            .find(|&&m| start.is_flip(m) && !start.gives_check_before_flip(m))
+            .unwrap();
+        let shared = Shared::with_params(SearchParams {
+            flip_late_base: 2,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        });
+        let s = Searcher::new(&shared, false);
+        let decision = |mate_threat: bool| Decision {
+            node: Node::root(1, -100, -99, false),
+            in_check: false,
+            static_eval: 0,
+            singular: None,
+            excluded: None,
+            improving: true,
+            mate_threat,
+        };
+        assert!(s.prunes_late(&start, flip, 1, 2, &decision(false), -100, -50));
+        assert!(!s.prunes_late(&start, flip, 1, 2, &decision(true), -100, -50));
+    }
+
     /// With `qsearch_checks` quiescence sees a mate that a quiet check gives at the horizon
     /// (a chariot to the king's rank while the other holds the rank in front of it); without
     /// it, quiescence stands pat on the evaluation.
