@@ -341,26 +341,12 @@ pub fn merge(records: &[Record]) -> Result<Merged, RecordError> {
         None => None,
     };
     let mut t = Tournament::new(identity.engines.clone(), &encounters, total_games);
+    let mut half_pairs = std::collections::HashMap::new();
     for (&game, g) in &games {
-        let k = (game - 1) / 2;
-        let summary = &mut t.encounters[(k % e_count) as usize].summary;
-        let first_is_red = game % 2 == 1;
-        summary.add_result(g.outcome, g.reason, &g.names, first_is_red);
-        // A pair counts once both its games are in, at its second game.
-        if game % 2 == 0 {
-            if let Some(g1) = games.get(&(game - 1)) {
-                let pts = g1.outcome.points(crate::core::Color::Red)
-                    + g.outcome.points(crate::core::Color::Black);
-                summary.pairs[((pts * 2.0).round() as usize).min(4)] += 1;
-            }
-        }
+        t.count_game(game, g.outcome, g.reason, &g.names, &mut half_pairs);
     }
     if let Some(test) = &sprt {
-        for e in &mut t.encounters {
-            if e.summary.pairs.iter().sum::<u64>() > 0 {
-                e.summary.sprt = Some(test.decide(&e.summary.pairs));
-            }
-        }
+        t.test_pairs(test);
     }
     Ok(Merged {
         tournament: t,

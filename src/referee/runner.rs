@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -370,10 +370,6 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtVerdict)>,
 }
 impl MatchSummary {
-    fn add_game(&mut self, rec: &GameRecord, first_is_red: bool) {
-        self.add_result(rec.outcome, rec.reason, &rec.names, first_is_red);
-    }
-
     /// Counts one game: its outcome and reason, the names of Red and Black, and whether the
     /// encounter's first engine played Red.
     pub fn add_result(
@@ -686,6 +682,53 @@ impl Tournament {
         }
     }
 
+    /// Counts game `game` of the match into its encounter: games `2k+1` and `2k+2` are
+    /// scheduled pair `k`, of encounter `k mod E` (E encounters), the encounter's first engine
+    /// Red in the first. Its pair's pentanomial cell counts once both games are in:
+    /// `half_pairs` holds, by `k`, the first engine's points in pairs with one game counted.
+    /// Returns the encounter's index when this game completed its pair.
+    pub fn count_game(
+        &mut self,
+        game: u64,
+        outcome: Outcome,
+        reason: Reason,
+        names: &[String; 2],
+        half_pairs: &mut HashMap<u64, f64>,
+    ) -> Option<usize> {
+        let k = (game - 1) / 2;
+        let encounter = (k % self.encounters.len() as u64) as usize;
+        let first_is_red = game % 2 == 1;
+        let summary = &mut self.encounters[encounter].summary;
+        summary.add_result(outcome, reason, names, first_is_red);
+        let first = if first_is_red {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let pts = outcome.points(first);
+        let Some(other) = half_pairs.remove(&k) else {
+            half_pairs.insert(k, pts);
+            return None;
+        };
+        let cell = ((other + pts) * 2.0).round() as usize;
+        summary.pairs[cell.min(4)] += 1;
+        Some(encounter)
+    }
+
+    /// Runs `test` over the complete pairs of every encounter that has some; returns whether
+    /// it decided for any.
+    pub fn test_pairs(&mut self, test: &Sprt) -> bool {
+        let mut decided = false;
+        for e in &mut self.encounters {
+            if e.summary.pairs.iter().sum::<u64>() > 0 {
+                let (llr, v) = test.decide(&e.summary.pairs);
+                e.summary.sprt = Some((llr, v));
+                decided |= v != SprtVerdict::Continue;
+            }
+        }
+        decided
+    }
+
     /// Games finished.
     pub fn games(&self) -> u64 {
         self.encounters.iter().map(|e| e.summary.games).sum()
@@ -891,37 +934,26 @@ fn open_records(cfg: &MatchConfig) -> Result<Option<File>, MatchError> {
     if !cfg.resume {
         return File::create(path).map(Some).map_err(error);
     }
-    let ends_open = std::fs::read(path).is_ok_and(|b| b.last().is_some_and(|&c| c != b'\n'));
     let mut file = OpenOptions::new()
+        .read(true)
         .create(true)
         .append(true)
         .open(path)
         .map_err(error)?;
-    if ends_open {
+    let mut last = [b'\n'];
+    if file.metadata().map_err(error)?.len() > 0 {
+        file.seek(SeekFrom::End(-1)).map_err(error)?;
+        file.read_exact(&mut last).map_err(error)?;
+    }
+    if last[0] != b'\n' {
         file.write_all(b"\n").map_err(error)?;
     }
     Ok(Some(file))
 }
 
-/// Counts one game's points (`pts`, the encounter's first engine's) towards its pair: the
-/// pair's pentanomial cell once both its games are in. Returns whether the pair is complete.
-fn count_pair(
-    summary: &mut MatchSummary,
-    half_pairs: &mut HashMap<(usize, u64), f64>,
-    key: (usize, u64),
-    pts: f64,
-) -> bool {
-    match half_pairs.remove(&key) {
-        Some(other) => {
-            let cell = ((other + pts) * 2.0).round() as usize;
-            summary.pairs[cell.min(4)] += 1;
-            true
-        }
-        None => {
-            half_pairs.insert(key, pts);
-            false
-        }
-    }
+/// Whether both games of scheduled pair `k` are among the `kept` ones.
+fn pair_kept(kept: &BTreeMap<u64, FinishedGame>, k: u64) -> bool {
+    kept.contains_key(&(2 * k + 1)) && kept.contains_key(&(2 * k + 2))
 }
 
 /// Checks what can be checked before any engine starts.
@@ -967,7 +999,6 @@ pub fn run_match(
     }
     let mut file = open_records(cfg)?;
     let encounters = cfg.encounters();
-    let e_count = encounters.len() as u64;
     let items = cfg.scheduled_pairs();
     let share = cfg.shard.map_or(items, |s| s.share_of(items));
     let next = Arc::new(AtomicU64::new(0));
@@ -975,34 +1006,15 @@ pub fn run_match(
 
     let names = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let mut t = Tournament::new(names, &encounters, share * 2);
-    let mut half_pairs: HashMap<(usize, u64), f64> = HashMap::new();
+    let mut half_pairs: HashMap<u64, f64> = HashMap::new();
     for (&game, g) in &kept {
-        let k = (game - 1) / 2;
-        let (pair, encounter) = (k / e_count, (k % e_count) as usize);
-        let first_is_red = game % 2 == 1;
-        let summary = &mut t.encounters[encounter].summary;
-        summary.add_result(g.outcome, g.reason, &g.names, first_is_red);
-        let first = if first_is_red {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        count_pair(
-            summary,
-            &mut half_pairs,
-            (encounter, pair),
-            g.outcome.points(first),
-        );
+        t.count_game(game, g.outcome, g.reason, &g.names, &mut half_pairs);
     }
+    // A share plays all its pairs: the test is decided over all shares' records (`jieqi
+    // merge`).
     if let Some(test) = &cfg.sprt {
-        for e in &mut t.encounters {
-            if e.summary.pairs.iter().sum::<u64>() > 0 {
-                let (llr, v) = test.decide(&e.summary.pairs);
-                e.summary.sprt = Some((llr, v));
-                if v != SprtVerdict::Continue && cfg.shard.is_none() {
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
+        if t.test_pairs(test) && cfg.shard.is_none() {
+            stop.store(true, Ordering::SeqCst);
         }
     }
     if !kept.is_empty() {
@@ -1010,10 +1022,7 @@ pub fn run_match(
     }
     // The pairs of this run with a game still to play.
     let to_play = (0..share)
-        .filter(|&j| {
-            let k = cfg.shard.map_or(j, |s| s.item(j));
-            !(kept.contains_key(&(2 * k + 1)) && kept.contains_key(&(2 * k + 2)))
-        })
+        .filter(|&j| !pair_kept(&kept, cfg.shard.map_or(j, |s| s.item(j))))
         .count();
     let kept: Arc<BTreeMap<u64, FinishedGame>> = Arc::new(kept);
     let (tx, rx) = unbounded::<Msg>();
@@ -1056,15 +1065,10 @@ pub fn run_match(
                 write_error.get_or_insert(e);
             }
         }
-        let summary = &mut t.encounters[f.encounter].summary;
-        summary.add_game(&f.record, f.first_is_red);
-        let first = if f.first_is_red {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        let pts = f.record.outcome.points(first);
-        if count_pair(summary, &mut half_pairs, (f.encounter, f.pair), pts) {
+        let r = &f.record;
+        let complete = t.count_game(f.game_no, r.outcome, r.reason, &r.names, &mut half_pairs);
+        if let Some(encounter) = complete {
+            let summary = &mut t.encounters[encounter].summary;
             // Once decided, the verdict stands (pairs still running are counted, not tested).
             let decided = summary
                 .sprt
@@ -1095,8 +1099,9 @@ pub fn run_match(
 }
 
 /// One worker: takes the next scheduled pair until none is left, the SPRT decides or the match
-/// is aborted, and plays its games that are not among the `kept` ones. Item `k` is pair `k / E` of encounter `k mod E` (E encounters), so every
-/// encounter advances at the same pace and plays the same deals.
+/// is aborted, and plays its games that are not among the `kept` ones. Item `k` is pair `k / E`
+/// of encounter `k mod E` (E encounters), so every encounter advances at the same pace and
+/// plays the same deals.
 #[allow(clippy::too_many_arguments)]
 fn work(
     worker: usize,
@@ -1121,7 +1126,7 @@ fn work(
         // The j-th pair of this run: of the whole match, or of its share.
         let k = cfg.shard.map_or(j, |s| s.item(j));
         let (pair, encounter) = (k / e_count, (k % e_count) as usize);
-        if kept.contains_key(&(2 * k + 1)) && kept.contains_key(&(2 * k + 2)) {
+        if pair_kept(kept, k) {
             continue;
         }
         let Ok(start) = pair_start(cfg, pair) else {
