@@ -189,8 +189,6 @@ pub struct Searcher<'a> {
     pub(crate) flips: u32,
     /// The static evaluation at each ply of the line (`-INF` in check).
     evals: Vec<i32>,
-    /// Per ply of the line: the node's null move got mated (`Param_null_mate_threat`).
-    mate_threats: Vec<bool>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// The piece and destination of the move made at each ply of the line (`None` for a null
@@ -230,7 +228,6 @@ impl<'a> Searcher<'a> {
             stopped: false,
             flips: 0,
             evals: vec![-INF; MAX_PLY + 2],
-            mate_threats: vec![false; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
             moved: vec![None; MAX_PLY + 2],
@@ -729,19 +726,19 @@ impl<'a> Searcher<'a> {
         {
             node.depth -= 1;
         }
-        self.mate_threats[ply] = false;
+        let mut mate_threat = false;
         if !node.pv
             && !in_check
             && excluded.is_none()
             && !is_mate_score(node.beta)
             && !self.shared.pure
         {
-            if let Some(v) = self.prune_before_moves(pos, node, prune_eval, after_null) {
+            let pruned =
+                self.prune_before_moves(pos, node, prune_eval, after_null, &mut mate_threat);
+            if let Some(v) = pruned {
                 return v;
             }
         }
-        // Read before the singular test, whose search at this ply sets its own.
-        let mate_threat = self.mate_threats[ply];
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
@@ -899,13 +896,15 @@ impl<'a> Searcher<'a> {
 
     /// Off the PV and not in check: reverse futility (far above beta at low depth) and the null
     /// move (let the opponent move twice; if we still stand above beta, cut). The value of the
-    /// node when one of them cuts (0 when stopped).
+    /// node when one of them cuts (0 when stopped). Sets `mate_threat` when the null move gets
+    /// mated and `Param_null_mate_threat` is on.
     fn prune_before_moves(
         &mut self,
         pos: &Position,
         node: Node,
         static_eval: i32,
         after_null: bool,
+        mate_threat: &mut bool,
     ) -> Option<i32> {
         let params = &self.shared.params;
         let (depth, beta) = (node.depth, node.beta);
@@ -957,7 +956,7 @@ impl<'a> Searcher<'a> {
             return Some(0);
         }
         if v < -MATE_BOUND && self.shared.params.null_mate_threat {
-            self.mate_threats[node.ply] = true;
+            *mate_threat = true;
         }
         (v >= beta).then_some(if is_mate_score(v) { beta } else { v })
     }
@@ -1532,12 +1531,18 @@ mod tests {
         assert!(!pruned(2, flip, 9, decision(4, false)));
         assert!(!pruned(0, flip, 9, decision(1, false)));
         assert!(!pruned(2, king_move, 9, decision(1, false)));
+        // Nor at a node whose null move got mated (`null_mate_threat`).
+        let marked = Decision {
+            mate_threat: true,
+            ..decision(1, false)
+        };
+        assert!(!pruned(2, flip, 9, marked));
     }
 
-    /// With `null_mate_threat`, a node whose null move gets mated is marked, and then none of
-    /// its moves is pruned. Black threatens mate: the chariot on the a file holds Red's second
-    /// rank while the one on the b file goes to the first; a window far below the evaluation
-    /// has the null move tried.
+    /// With `null_mate_threat`, a node whose null move gets mated is marked (and then none of
+    /// its moves is pruned: `late_flips_are_pruned_past_their_own_count`). Black threatens
+    /// mate: the chariot on the a file holds Red's second rank while the one on the b file goes
+    /// to the first; a window far below the evaluation has the null move tried.
     #[test]
     fn a_null_move_that_gets_mated_marks_the_node() {
         let setup = crate::core::fen::parse("3k5/9/1r7/9/9/8R/P1P1P4/9/r8/4K4 w - - 0 1").unwrap();
@@ -1558,36 +1563,13 @@ mod tests {
                 pv: false,
                 cut: true,
             };
-            s.decide(&pos, node, false);
-            s.mate_threats[1]
+            let mut threat = false;
+            let cut = s.prune_before_moves(&pos, node, 0, false, &mut threat);
+            assert_eq!(cut, None, "the null move gets mated: no cut");
+            threat
         };
         assert!(marked(true));
         assert!(!marked(false));
-
-        // A marked node prunes no move that it would prune unmarked.
-        let start = Position::startpos(Variant::Jieqi);
-        let mut list = MoveList::new();
-        start.legal_moves(&mut list);
-        let flip = *list
-            .iter()
-            .find(|&&m| start.is_flip(m) && !start.gives_check_before_flip(m))
-            .unwrap();
-        let shared = Shared::with_params(SearchParams {
-            flip_late_base: 2,
-            ..SearchParams::for_variant(Variant::Jieqi)
-        });
-        let s = Searcher::new(&shared, false);
-        let decision = |mate_threat: bool| Decision {
-            node: Node::root(1, -100, -99, false),
-            in_check: false,
-            static_eval: 0,
-            singular: None,
-            excluded: None,
-            improving: true,
-            mate_threat,
-        };
-        assert!(s.prunes_late(&start, flip, 1, 2, &decision(false), -100, -50));
-        assert!(!s.prunes_late(&start, flip, 1, 2, &decision(true), -100, -50));
     }
 
     /// With `qsearch_checks` quiescence sees a mate that a quiet check gives at the horizon
