@@ -29,26 +29,36 @@ fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
 
-/// The match of these tests, with `extra` arguments.
-fn match_args(seed: &str, extra: &[String]) -> Vec<String> {
-    let a = format!("name=a cmd={JIEQI} nodes=300");
-    let b = format!("name=b cmd={JIEQI} nodes=150");
-    let mut args = words(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
+/// A quiet match of this engine at fixed node counts: `engines` as (name, nodes per move),
+/// then `games`, `max_plies`, `seed` and the `extra` arguments.
+fn engines_match(
+    engines: &[(&str, u32)],
+    games: &str,
+    max_plies: &str,
+    seed: &str,
+    extra: &[String],
+) -> Vec<String> {
+    let mut args = vec!["match".to_string()];
+    for (name, nodes) in engines {
+        args.push("--engine".into());
+        args.push(format!("name={name} cmd={JIEQI} nodes={nodes}"));
+    }
+    args.extend(words(&[
         "--games",
-        "6",
+        games,
         "--max-plies",
-        "24",
+        max_plies,
         "--seed",
         seed,
         "--quiet",
-    ]);
+    ]));
     args.extend(extra.iter().cloned());
     args
+}
+
+/// The match of most of these tests, with `extra` arguments.
+fn match_args(seed: &str, extra: &[String]) -> Vec<String> {
+    engines_match(&[("a", 300), ("b", 150)], "6", "24", seed, extra)
 }
 
 fn game_no(r: &Json) -> u64 {
@@ -172,21 +182,7 @@ fn a_resumed_share_and_a_decided_sprt() {
     // A strong engine against a weak one with a test that decides after two pairs: resuming
     // the stopped match plays nothing more, and says it stopped early.
     let sprt = |out: &str| {
-        let a = format!("name=strong cmd={JIEQI} nodes=2000");
-        let b = format!("name=weak cmd={JIEQI} nodes=20");
-        let mut args = words(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "40",
-            "--max-plies",
-            "80",
-            "--seed",
-            "5",
-            "--quiet",
+        let mut extra = words(&[
             "--sprt",
             "elo0=0",
             "elo1=300",
@@ -196,8 +192,9 @@ fn a_resumed_share_and_a_decided_sprt() {
             "--resume",
             "--out",
         ]);
-        args.push(path_arg(out));
-        run(&args)
+        extra.push(path_arg(out));
+        let engines = [("strong", 2000), ("weak", 20)];
+        run(&engines_match(&engines, "40", "80", "5", &extra))
     };
     let stopped = sprt("sprt.jsonl");
     assert!(stopped.contains("Stopped early"), "{stopped}");
@@ -274,31 +271,12 @@ fn a_resumed_tournament_prints_the_whole_tournament() {
     let dir = scratch("resume-tournament");
     let path_arg = |n: &str| dir.join(n).to_str().unwrap().to_string();
     let args = |out: &str, resume: bool| {
-        let a = format!("name=a cmd={JIEQI} nodes=400");
-        let b = format!("name=b cmd={JIEQI} nodes=200");
-        let c = format!("name=c cmd={JIEQI} nodes=100");
-        let mut v = words(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--engine",
-            &c,
-            "--games",
-            "2",
-            "--max-plies",
-            "24",
-            "--seed",
-            "9",
-            "--quiet",
-            "--out",
-        ]);
-        v.push(path_arg(out));
+        let mut extra = vec!["--out".to_string(), path_arg(out)];
         if resume {
-            v.push("--resume".into());
+            extra.push("--resume".into());
         }
-        v
+        let engines = [("a", 400), ("b", 200), ("c", 100)];
+        engines_match(&engines, "2", "24", "9", &extra)
     };
     let whole = run(&args("whole.jsonl", false));
     // Three encounters of one pair each: games 1-6. Keep the second encounter and one game of
