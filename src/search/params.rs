@@ -215,6 +215,10 @@ search_params! {
     full_flip_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
     /// The evaluation pulled toward a draw over the last 40 plies before the no-capture limit.
     draw_scaling: bool = jieqi 0, maniac 1, xiangqi 1, range 0..=1;
+    /// Trades favour the side ahead: the evaluation grows by this many percent times the share
+    /// of the chariots, horses and cannons (face-down pieces moving as one) off the board, so
+    /// that trading attackers when ahead scores, and keeping them when behind (0: off).
+    trade_percent: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
     /// capture or flip, in the game or the search) is worth at least a draw to the side to move,
     /// which can go round the cycle again until the no-capture draw (off: searched like any

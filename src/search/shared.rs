@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::eval::Evaluator;
+use super::eval::{phase, Evaluator, EVAL_LIMIT, PHASE_MAX};
 use super::params::SearchParams;
 use super::tt::Tt;
 use super::wdl::WdlModel;
@@ -124,7 +124,14 @@ impl Shared {
     /// The static evaluation of `pos` with the engine's weights and parameters.
     #[inline]
     pub fn evaluate(&self, pos: &crate::core::Position) -> i32 {
-        self.eval.evaluate(pos, self.params.draw_scaling)
+        let value = self.eval.evaluate(pos, self.params.draw_scaling);
+        match self.params.trade_percent {
+            0 => value,
+            percent => {
+                let off = PHASE_MAX - phase(pos);
+                (value + value * percent * off / (100 * PHASE_MAX)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            }
+        }
     }
 
     pub fn elapsed_ms(&self) -> u64 {
@@ -174,4 +181,36 @@ fn lmr_table(divisor_hundredths: i32) -> Box<[[u8; 64]; 64]> {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgames::random_game;
+
+    /// `trade_percent` scales the evaluation by the share of the attackers off the board: not
+    /// at all with every one on it, and always toward the side ahead.
+    #[test]
+    fn trades_favour_the_side_ahead() {
+        let mut grown = 0;
+        for variant in Variant::ALL {
+            let plain = Shared::with_params(SearchParams::for_variant(variant));
+            let mut params = SearchParams::for_variant(variant);
+            params.trade_percent = 50;
+            let trading = Shared::with_params(params);
+            for pos in random_game(variant, &mut 0x7ade, 160) {
+                let (before, after) = (plain.evaluate(&pos), trading.evaluate(&pos));
+                let off = PHASE_MAX - phase(&pos);
+                assert_eq!(before.signum() * after.signum(), before.signum().abs());
+                if off == 0 || before == 0 {
+                    assert_eq!(after, before, "{}", pos.fen());
+                } else {
+                    assert!(after.abs() >= before.abs(), "{}", pos.fen());
+                    assert!(after.abs() <= before.abs() * 3 / 2, "{}", pos.fen());
+                    grown += (after.abs() > before.abs()) as u32;
+                }
+            }
+        }
+        assert!(grown > 0, "no position with a trade made");
+    }
 }
