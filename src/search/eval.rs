@@ -806,6 +806,14 @@ static NEAR_PALACE: Lazy<[Bitboard; 2]> = Lazy::new(|| {
     })
 });
 
+/// The enemy pieces bearing on `color`'s king: chariots on its file or rank with at most one
+/// piece between, cannons with exactly one screen, horses and pawns reaching its palace (the
+/// king-safety counts whose weights are the largest).
+pub(crate) fn king_attackers(pos: &Position, color: Color) -> i32 {
+    let c = king_safety_counts(pos, color, pos.occupied());
+    c[0] + c[2] + c[5]
+}
+
 /// King-safety feature counts for `color`'s king, in the order of the `KS_*` weights.
 fn king_safety_counts(pos: &Position, color: Color, occ: Bitboard) -> [i32; 6] {
     let k = pos.king(color);

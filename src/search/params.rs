@@ -219,6 +219,11 @@ search_params! {
     /// of the chariots, horses and cannons (face-down pieces moving as one) off the board, so
     /// that trading attackers when ahead scores, and keeping them when behind (0: off).
     trade_percent: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
+    /// King danger grows faster than its attackers: with n enemy pieces bearing on a king
+    /// (chariots on its lines with at most one piece between, cannons with one screen, horses
+    /// and pawns reaching its palace) its side loses this many centipawns times n(n-1)/2 on top
+    /// of the evaluation's king safety, which counts each attacker alone (0: off).
+    king_danger: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=500;
     /// Jieqi, which has no repetition rule: a position that occurred before (since the last
     /// capture or flip, in the game or the search) is worth at least a draw to the side to move,
     /// which can go round the cycle again until the no-capture draw (off: searched like any

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::eval::{phase, Evaluator, EVAL_LIMIT, PHASE_MAX};
+use super::eval::{king_attackers, phase, Evaluator, EVAL_LIMIT, PHASE_MAX};
 use super::params::SearchParams;
 use super::tt::Tt;
 use super::wdl::WdlModel;
@@ -124,7 +124,15 @@ impl Shared {
     /// The static evaluation of `pos` with the engine's weights and parameters.
     #[inline]
     pub fn evaluate(&self, pos: &crate::core::Position) -> i32 {
-        let value = self.eval.evaluate(pos, self.params.draw_scaling);
+        let mut value = self.eval.evaluate(pos, self.params.draw_scaling);
+        if self.params.king_danger != 0 {
+            let danger = |color| {
+                let n = king_attackers(pos, color);
+                self.params.king_danger * n * (n - 1) / 2
+            };
+            let own = pos.side_to_move();
+            value = (value - danger(own) + danger(!own)).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
         match self.params.trade_percent {
             0 => value,
             percent => {
@@ -187,6 +195,29 @@ fn lmr_table(divisor_hundredths: i32) -> Box<[[u8; 64]; 64]> {
 mod tests {
     use super::*;
     use crate::search::testgames::random_game;
+
+    /// `king_danger` takes from each side its share for two or more attackers on its king, and
+    /// nothing where no king has more than one.
+    #[test]
+    fn king_danger_grows_with_the_attackers() {
+        let mut charged = 0;
+        for variant in Variant::ALL {
+            let plain = Shared::with_params(SearchParams::for_variant(variant));
+            let mut params = SearchParams::for_variant(variant);
+            params.king_danger = 40;
+            let wary = Shared::with_params(params);
+            for pos in random_game(variant, &mut 0xda9e, 160) {
+                let own = pos.side_to_move();
+                let (ours, theirs) = (king_attackers(&pos, own), king_attackers(&pos, !own));
+                let expected = 40 * (theirs * (theirs - 1) - ours * (ours - 1)) / 2;
+                let (before, after) = (plain.evaluate(&pos), wary.evaluate(&pos));
+                let want = (before + expected).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                assert_eq!(after, want, "{}", pos.fen());
+                charged += (ours.max(theirs) >= 2) as u32;
+            }
+        }
+        assert!(charged > 0, "no position with two attackers on a king");
+    }
 
     /// `trade_percent` scales the evaluation by the share of the attackers off the board: not
     /// at all with every one on it, and always toward the side ahead.
