@@ -196,16 +196,23 @@ mod tests {
     use super::*;
     use crate::search::testgames::random_game;
 
+    /// A search's shared state with `variant`'s defaults, and one with them changed by `change`.
+    fn beside_defaults(variant: Variant, change: impl Fn(&mut SearchParams)) -> (Shared, Shared) {
+        let mut params = SearchParams::for_variant(variant);
+        change(&mut params);
+        (
+            Shared::with_params(SearchParams::for_variant(variant)),
+            Shared::with_params(params),
+        )
+    }
+
     /// `king_danger` takes from each side its share for two or more attackers on its king, and
     /// nothing where no king has more than one.
     #[test]
     fn king_danger_grows_with_the_attackers() {
         let mut charged = 0;
         for variant in Variant::ALL {
-            let plain = Shared::with_params(SearchParams::for_variant(variant));
-            let mut params = SearchParams::for_variant(variant);
-            params.king_danger = 40;
-            let wary = Shared::with_params(params);
+            let (plain, wary) = beside_defaults(variant, |p| p.king_danger = 40);
             for pos in random_game(variant, &mut 0xda9e, 160) {
                 let own = pos.side_to_move();
                 let (ours, theirs) = (king_attackers(&pos, own), king_attackers(&pos, !own));
@@ -225,10 +232,7 @@ mod tests {
     fn trades_favour_the_side_ahead() {
         let mut grown = 0;
         for variant in Variant::ALL {
-            let plain = Shared::with_params(SearchParams::for_variant(variant));
-            let mut params = SearchParams::for_variant(variant);
-            params.trade_percent = 50;
-            let trading = Shared::with_params(params);
+            let (plain, trading) = beside_defaults(variant, |p| p.trade_percent = 50);
             for pos in random_game(variant, &mut 0x7ade, 160) {
                 let (before, after) = (plain.evaluate(&pos), trading.evaluate(&pos));
                 let off = PHASE_MAX - phase(&pos);
