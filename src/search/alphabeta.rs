@@ -187,6 +187,8 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     /// Flips on the line from the root to the node being searched.
     pub(crate) flips: u32,
+    /// Mate-threat extensions on the line from the root (`Param_mate_threat_extensions`).
+    threat_extensions: u32,
     /// The static evaluation at each ply of the line (`-INF` in check).
     evals: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
@@ -227,6 +229,7 @@ impl<'a> Searcher<'a> {
             main,
             stopped: false,
             flips: 0,
+            threat_extensions: 0,
             evals: vec![-INF; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
@@ -726,7 +729,7 @@ impl<'a> Searcher<'a> {
         {
             node.depth -= 1;
         }
-        let mut mate_threat = false;
+        let mut null_mated = false;
         if !node.pv
             && !in_check
             && excluded.is_none()
@@ -734,10 +737,17 @@ impl<'a> Searcher<'a> {
             && !self.shared.pure
         {
             let pruned =
-                self.prune_before_moves(pos, node, prune_eval, after_null, &mut mate_threat);
+                self.prune_before_moves(pos, node, prune_eval, after_null, &mut null_mated);
             if let Some(v) = pruned {
                 return v;
             }
+        }
+        // The opponent threatens mate: the node's moves are searched a ply deeper, a limited
+        // number of times on one line (the threat may stand again a ply further).
+        let extend =
+            null_mated && self.threat_extensions < self.shared.params.mate_threat_extensions;
+        if extend {
+            node.depth += 1;
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
@@ -763,10 +773,12 @@ impl<'a> Searcher<'a> {
             singular,
             excluded,
             improving: self.improving(ply, static_eval),
-            mate_threat,
+            mate_threat: null_mated && self.shared.params.null_mate_threat,
         };
-        let Some((best, best_move)) = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at)
-        else {
+        self.threat_extensions += u32::from(extend);
+        let searched = self.search_moves(pos, &list, tt.and_then(|e| e.mv), at);
+        self.threat_extensions -= u32::from(extend);
+        let Some((best, best_move)) = searched else {
             return 0; // stopped
         };
         if excluded.is_some() {
@@ -896,15 +908,15 @@ impl<'a> Searcher<'a> {
 
     /// Off the PV and not in check: reverse futility (far above beta at low depth) and the null
     /// move (let the opponent move twice; if we still stand above beta, cut). The value of the
-    /// node when one of them cuts (0 when stopped). Sets `mate_threat` when the null move gets
-    /// mated and `Param_null_mate_threat` is on.
+    /// node when one of them cuts (0 when stopped). Sets `null_mated` when the null move gets
+    /// mated (the opponent threatens mate).
     fn prune_before_moves(
         &mut self,
         pos: &Position,
         node: Node,
         static_eval: i32,
         after_null: bool,
-        mate_threat: &mut bool,
+        null_mated: &mut bool,
     ) -> Option<i32> {
         let params = &self.shared.params;
         let (depth, beta) = (node.depth, node.beta);
@@ -955,8 +967,8 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return Some(0);
         }
-        if v < -MATE_BOUND && self.shared.params.null_mate_threat {
-            *mate_threat = true;
+        if v < -MATE_BOUND {
+            *null_mated = true;
         }
         (v >= beta).then_some(if is_mate_score(v) { beta } else { v })
     }
@@ -1539,37 +1551,68 @@ mod tests {
         assert!(!pruned(2, flip, 9, marked));
     }
 
-    /// With `null_mate_threat`, a node whose null move gets mated is marked (and then none of
-    /// its moves is pruned: `late_flips_are_pruned_past_their_own_count`). Black threatens
-    /// mate: the chariot on the a file holds Red's second rank while the one on the b file goes
-    /// to the first; a window far below the evaluation has the null move tried.
+    /// Black threatens mate: the chariot on the a file holds Red's second rank while the one on
+    /// the b file goes to the first.
+    const MATE_THREAT: &str = "3k5/9/1r7/9/9/8R/P1P1P4/9/r8/4K4 w - - 0 1";
+
+    /// A node whose null move gets mated is told so (and with `null_mate_threat` none of its
+    /// moves is pruned: `late_flips_are_pruned_past_their_own_count`); a window far below the
+    /// evaluation has the null move tried.
     #[test]
-    fn a_null_move_that_gets_mated_marks_the_node() {
-        let setup = crate::core::fen::parse("3k5/9/1r7/9/9/8R/P1P1P4/9/r8/4K4 w - - 0 1").unwrap();
+    fn a_null_move_that_gets_mated_is_reported() {
+        let setup = crate::core::fen::parse(MATE_THREAT).unwrap();
         let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
-        let marked = |on: bool| {
+        let shared = Shared::with_params(SearchParams::for_variant(Variant::Xiangqi));
+        let mut s = Searcher::new(&shared, false);
+        s.set_path(&[], &pos);
+        // Off the PV, far above beta (so the null move is tried) at depth 8.
+        let node = Node {
+            depth: 8,
+            alpha: -20_001,
+            beta: -20_000,
+            ply: 1,
+            pv: false,
+            cut: true,
+        };
+        let mut mated = false;
+        let cut = s.prune_before_moves(&pos, node, 0, false, &mut mated);
+        assert_eq!(cut, None, "the null move gets mated: no cut");
+        assert!(mated);
+    }
+
+    /// With `mate_threat_extensions`, the node of `MATE_THREAT` (its null move gets mated) is
+    /// searched a ply deeper: more nodes than without, and the count of extensions on the line
+    /// is back to zero afterwards. With a window the evaluation does not stand above, no null
+    /// move is tried and the option changes nothing.
+    #[test]
+    fn a_mate_threat_extends_the_node() {
+        let setup = crate::core::fen::parse(MATE_THREAT).unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let nodes = |extensions: u32, alpha: i32| {
             let shared = Shared::with_params(SearchParams {
-                null_mate_threat: on,
+                mate_threat_extensions: extensions,
                 ..SearchParams::for_variant(Variant::Xiangqi)
             });
             let mut s = Searcher::new(&shared, false);
             s.set_path(&[], &pos);
-            // Off the PV, far above beta (so the null move is tried) at depth 8.
             let node = Node {
                 depth: 8,
-                alpha: -20_001,
-                beta: -20_000,
+                alpha,
+                beta: alpha + 1,
                 ply: 1,
                 pv: false,
                 cut: true,
             };
-            let mut threat = false;
-            let cut = s.prune_before_moves(&pos, node, 0, false, &mut threat);
-            assert_eq!(cut, None, "the null move gets mated: no cut");
-            threat
+            s.negamax(&pos, node, false);
+            assert_eq!(s.threat_extensions, 0);
+            s.nodes
         };
-        assert!(marked(true));
-        assert!(!marked(false));
+        let (without, with) = (nodes(0, -20_001), nodes(1, -20_001));
+        assert!(
+            with > without,
+            "{with} nodes with the extension, {without} without"
+        );
+        assert_eq!(nodes(0, 20_000), nodes(1, 20_000));
     }
 
     /// With `qsearch_checks` quiescence sees a mate that a quiet check gives at the horizon

@@ -278,6 +278,9 @@ search_params! {
     /// A node whose null move gets mated (the opponent threatens mate) neither reduces nor
     /// prunes any of its moves (off: the threat changes nothing).
     null_mate_threat: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// A node whose null move gets mated (the opponent threatens mate) is searched a ply
+    /// deeper, at most this many times on one line (0: never).
+    mate_threat_extensions: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=8;
     /// Late move reductions: a late quiet move is reduced by ln(depth) ln(move number) divided
     /// by this many hundredths (rounded).
     lmr_divisor_hundredths: i32 = jieqi 220, maniac 220, xiangqi 220, range 50..=1000;
