@@ -74,23 +74,7 @@ fn two_matches_on_the_same_deals_compare_pair_by_pair() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
 
-    let (a, b) = (pair_points(&control), pair_points(&candidate));
-    assert_eq!((a.len(), b.len()), (6, 6));
-    let diffs: Vec<f64> = a.keys().map(|k| (b[k] - a[k]) / 2.0).collect();
-    let nf = diffs.len() as f64;
-    let mean = diffs.iter().sum::<f64>() / nf;
-    let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (nf - 1.0);
-    let half = Z95 * (var / nf).sqrt();
-    let score = |m: &BTreeMap<i64, f64>| 100.0 * m.values().sum::<f64>() / (2.0 * nf);
-    let expected = format!(
-        "{n} against {c}: 6 common pairs; first {:.1}% against first {:.1}%; difference {:+.1} \
-         points (95%: {:+.1} .. {:+.1})",
-        score(&b),
-        score(&a),
-        100.0 * mean,
-        100.0 * (mean - half),
-        100.0 * (mean + half)
-    );
+    let expected = expected_line(&format!("{n} against {c}"), &common(&control, &candidate));
     assert_eq!(text.trim_end(), expected);
 
     // A match compared with itself differs by nothing.
@@ -111,6 +95,76 @@ fn two_matches_on_the_same_deals_compare_pair_by_pair() {
         "{err}"
     );
     assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end(), expected);
+}
+
+/// The expected line of a comparison over `pairs` (control's and candidate's points per pair).
+fn expected_line(label: &str, pairs: &[(f64, f64)]) -> String {
+    let nf = pairs.len() as f64;
+    let diffs: Vec<f64> = pairs.iter().map(|(a, b)| (b - a) / 2.0).collect();
+    let mean = diffs.iter().sum::<f64>() / nf;
+    let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (nf - 1.0);
+    let half = Z95 * (var / nf).sqrt();
+    let score = |f: fn(&(f64, f64)) -> f64| 100.0 * pairs.iter().map(f).sum::<f64>() / (2.0 * nf);
+    format!(
+        "{label}: {} common pairs; first {:.1}% against first {:.1}%; difference {:+.1} points \
+         (95%: {:+.1} .. {:+.1})",
+        pairs.len(),
+        score(|p| p.1),
+        score(|p| p.0),
+        100.0 * mean,
+        100.0 * (mean - half),
+        100.0 * (mean + half)
+    )
+}
+
+/// The pairs of a control and a candidate match, as the records give them.
+fn common(control: &Path, candidate: &Path) -> Vec<(f64, f64)> {
+    let (a, b) = (pair_points(control), pair_points(candidate));
+    assert_eq!((a.len(), b.len()), (6, 6));
+    a.keys().map(|k| (a[k], b[k])).collect()
+}
+
+#[test]
+fn screens_pool_pair_by_pair() {
+    let dir = scratch("compare-pool");
+    let files: Vec<_> = ["control-1", "candidate-1", "control-2", "candidate-2"]
+        .iter()
+        .map(|n| dir.join(format!("{n}.jsonl")))
+        .collect();
+    play(&files[0], 1500, "21");
+    play(&files[1], 200, "21");
+    play(&files[2], 1500, "22");
+    play(&files[3], 200, "22");
+    let f: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();
+
+    let o = compare(&["--pool", f[0], f[1], f[2], f[3]]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let (one, two) = (common(&files[0], &files[1]), common(&files[2], &files[3]));
+    let both: Vec<(f64, f64)> = one.iter().chain(&two).copied().collect();
+    let expected = [
+        expected_line(&format!("{} against {}", f[1], f[0]), &one),
+        expected_line(&format!("{} against {}", f[3], f[2]), &two),
+        expected_line("pooled over 2 screens", &both),
+    ]
+    .join("\n");
+    assert_eq!(text.trim_end(), expected);
+
+    // An odd number of files is a usage error.
+    let o = compare(&["--pool", f[0], f[1], f[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("odd number"));
+
+    // A screen whose files were not played on the same deals fails, and nothing is pooled.
+    let o = compare(&["--pool", f[0], f[1], f[0], f[3]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("was not played from the same deal"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.trim_end(), expected.lines().next().unwrap());
 }
 
 #[test]

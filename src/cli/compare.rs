@@ -1,19 +1,28 @@
 //! `jieqi compare`: two matches played on the same deals, one engine's scores compared pair by
-//! pair (protocol.md section 17, "Comparing matches").
+//! pair, and with `--pool` several such screens of one change taken together (protocol.md
+//! section 17, "Comparing matches").
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use jieqi::referee::records::{compare, pair_points, read_records, PairPoints, RecordError};
+use jieqi::referee::records::{
+    common_pairs, compare, comparison, pair_points, read_records, Comparison, PairPoints,
+    RecordError,
+};
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     /// Record file (JSON Lines) of the control match.
     control: PathBuf,
-    /// Record files of the candidate matches, each compared with the control.
+    /// Record files of the candidate matches, each compared with the control (with `--pool`:
+    /// the first candidate, then control and candidate in turn).
     #[arg(required = true)]
     candidates: Vec<PathBuf>,
+    /// Read the files as control and candidate in turn, each couple a screen of the same
+    /// change, and add a line for all the screens' pairs together.
+    #[arg(long)]
+    pool: bool,
 }
 
 fn points_of(path: &Path) -> Result<PairPoints, RecordError> {
@@ -28,7 +37,26 @@ fn points(x: f64) -> String {
     format!("{:+.1}", 100.0 * x)
 }
 
+/// The line of one comparison after its label (`<candidate> against <control>` or `pooled
+/// ...`).
+fn line(label: &str, engines: (&str, &str), r: &Comparison) -> String {
+    format!(
+        "{label}: {} common pairs; {} {} against {} {}; difference {} points (95%: {} .. {})",
+        r.pairs,
+        engines.1,
+        percent(r.candidate),
+        engines.0,
+        percent(r.control),
+        points(r.difference),
+        points(r.low),
+        points(r.high)
+    )
+}
+
 pub fn run(args: CompareArgs) -> ExitCode {
+    if args.pool {
+        return pool(&args);
+    }
     let control = match points_of(&args.control) {
         Ok(p) => p,
         Err(e) => {
@@ -40,20 +68,11 @@ pub fn run(args: CompareArgs) -> ExitCode {
     for path in &args.candidates {
         let result = points_of(path).and_then(|c| compare(&control, &c).map(|r| (c, r)));
         match result {
-            Ok((candidate, r)) => outln!(
-                "{} against {}: {} common pairs; {} {} against {} {}; difference {} points \
-                 (95%: {} .. {})",
-                path.display(),
-                args.control.display(),
-                r.pairs,
-                candidate.engines[0],
-                percent(r.candidate),
-                control.engines[0],
-                percent(r.control),
-                points(r.difference),
-                points(r.low),
-                points(r.high)
-            ),
+            Ok((candidate, r)) => {
+                let label = format!("{} against {}", path.display(), args.control.display());
+                let engines = (control.engines[0].as_str(), candidate.engines[0].as_str());
+                outln!("{}", line(&label, engines, &r));
+            }
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
                 status = ExitCode::from(1);
@@ -61,4 +80,70 @@ pub fn run(args: CompareArgs) -> ExitCode {
         }
     }
     status
+}
+
+/// `--pool`: every screen's line, then the comparison over all their common pairs.
+fn pool(args: &CompareArgs) -> ExitCode {
+    let files: Vec<&PathBuf> = std::iter::once(&args.control)
+        .chain(&args.candidates)
+        .collect();
+    if !files.len().is_multiple_of(2) {
+        eprintln!(
+            "error: --pool takes control and candidate files in turn; {} files is an odd number",
+            files.len()
+        );
+        return ExitCode::from(2);
+    }
+    let mut samples = Vec::new();
+    let mut names: Option<(String, String)> = None;
+    let mut failed = false;
+    for screen in files.chunks(2) {
+        let (control_path, candidate_path) = (screen[0], screen[1]);
+        let control = match points_of(control_path) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {}: {e}", control_path.display());
+                failed = true;
+                continue;
+            }
+        };
+        let result = points_of(candidate_path).and_then(|c| {
+            let common = common_pairs(&control, &c)?;
+            comparison(&common).map(|r| (c, common, r))
+        });
+        match result {
+            Ok((candidate, common, r)) => {
+                let label = format!(
+                    "{} against {}",
+                    candidate_path.display(),
+                    control_path.display()
+                );
+                let engines = (control.engines[0].clone(), candidate.engines[0].clone());
+                outln!("{}", line(&label, (&engines.0, &engines.1), &r));
+                names.get_or_insert(engines);
+                samples.extend(common);
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", candidate_path.display());
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return ExitCode::from(1);
+    }
+    let Some((control_name, candidate_name)) = names else {
+        return ExitCode::from(1);
+    };
+    match comparison(&samples) {
+        Ok(r) => {
+            let label = format!("pooled over {} screens", files.len() / 2);
+            outln!("{}", line(&label, (&control_name, &candidate_name), &r));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -444,8 +444,16 @@ pub struct Comparison {
 /// difference, so the luck of the deal cancels out. Refuses a pair number played from different
 /// deals or openings, and fewer than two common pairs.
 pub fn compare(control: &PairPoints, candidate: &PairPoints) -> Result<Comparison, RecordError> {
-    let mut diffs = Vec::new();
-    let (mut sum_control, mut sum_candidate) = (0.0, 0.0);
+    comparison(&common_pairs(control, candidate)?)
+}
+
+/// The pairs complete in both matches: the first engine's score in each, control then
+/// candidate, as fractions. Refuses a pair number played from different deals or openings.
+pub fn common_pairs(
+    control: &PairPoints,
+    candidate: &PairPoints,
+) -> Result<Vec<(f64, f64)>, RecordError> {
+    let mut common = Vec::new();
     for (pair, (points, from, at)) in &candidate.pairs {
         let Some((base, base_from, base_at)) = control.pairs.get(pair) else {
             continue;
@@ -457,22 +465,27 @@ pub fn compare(control: &PairPoints, candidate: &PairPoints) -> Result<Compariso
                 second: at.clone(),
             });
         }
-        sum_control += base / 2.0;
-        sum_candidate += points / 2.0;
-        diffs.push((points - base) / 2.0);
+        common.push((base / 2.0, points / 2.0));
     }
-    let n = diffs.len();
+    Ok(common)
+}
+
+/// The comparison over `samples` of (control, candidate) scores, one per pair: from one screen
+/// ([`common_pairs`]) or from several pooled. Refuses fewer than two samples.
+pub fn comparison(samples: &[(f64, f64)]) -> Result<Comparison, RecordError> {
+    let n = samples.len();
     if n < 2 {
         return Err(RecordError::TooFewPairs { common: n });
     }
     let nf = n as f64;
+    let diffs: Vec<f64> = samples.iter().map(|(base, cand)| cand - base).collect();
     let mean = diffs.iter().sum::<f64>() / nf;
     let variance = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (nf - 1.0);
     let half = Z95 * (variance / nf).sqrt();
     Ok(Comparison {
         pairs: n,
-        control: sum_control / nf,
-        candidate: sum_candidate / nf,
+        control: samples.iter().map(|s| s.0).sum::<f64>() / nf,
+        candidate: samples.iter().map(|s| s.1).sum::<f64>() / nf,
         difference: mean,
         low: mean - half,
         high: mean + half,
