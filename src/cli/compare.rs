@@ -7,8 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use jieqi::referee::records::{
-    common_pairs, compare, comparison, pair_points, read_records, Comparison, PairPoints,
-    RecordError,
+    common_pairs, comparison, pair_points, read_records, Comparison, PairPoints, RecordError,
 };
 
 #[derive(Args, Debug)]
@@ -53,6 +52,32 @@ fn line(label: &str, engines: (&str, &str), r: &Comparison) -> String {
     )
 }
 
+/// Compares the candidate match at `path` with `control` (read from `control_path`): prints its
+/// line, or its error on standard error. Returns the common pairs and the candidate engine's
+/// name, or `None` on an error.
+fn screen(
+    control_path: &Path,
+    control: &PairPoints,
+    path: &Path,
+) -> Option<(Vec<(f64, f64)>, String)> {
+    let result = points_of(path).and_then(|c| {
+        let common = common_pairs(control, &c)?;
+        comparison(&common).map(|r| (c, common, r))
+    });
+    match result {
+        Ok((candidate, common, r)) => {
+            let label = format!("{} against {}", path.display(), control_path.display());
+            let engines = (control.engines[0].as_str(), candidate.engines[0].as_str());
+            outln!("{}", line(&label, engines, &r));
+            Some((common, candidate.engines[0].clone()))
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            None
+        }
+    }
+}
+
 pub fn run(args: CompareArgs) -> ExitCode {
     if args.pool {
         return pool(&args);
@@ -66,17 +91,8 @@ pub fn run(args: CompareArgs) -> ExitCode {
     };
     let mut status = ExitCode::SUCCESS;
     for path in &args.candidates {
-        let result = points_of(path).and_then(|c| compare(&control, &c).map(|r| (c, r)));
-        match result {
-            Ok((candidate, r)) => {
-                let label = format!("{} against {}", path.display(), args.control.display());
-                let engines = (control.engines[0].as_str(), candidate.engines[0].as_str());
-                outln!("{}", line(&label, engines, &r));
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                status = ExitCode::from(1);
-            }
+        if screen(&args.control, &control, path).is_none() {
+            status = ExitCode::from(1);
         }
     }
     status
@@ -97,42 +113,24 @@ fn pool(args: &CompareArgs) -> ExitCode {
     let mut samples = Vec::new();
     let mut names: Option<(String, String)> = None;
     let mut failed = false;
-    for screen in files.chunks(2) {
-        let (control_path, candidate_path) = (screen[0], screen[1]);
-        let control = match points_of(control_path) {
+    for couple in files.chunks(2) {
+        let control = match points_of(couple[0]) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("error: {}: {e}", control_path.display());
+                eprintln!("error: {}: {e}", couple[0].display());
                 failed = true;
                 continue;
             }
         };
-        let result = points_of(candidate_path).and_then(|c| {
-            let common = common_pairs(&control, &c)?;
-            comparison(&common).map(|r| (c, common, r))
-        });
-        match result {
-            Ok((candidate, common, r)) => {
-                let label = format!(
-                    "{} against {}",
-                    candidate_path.display(),
-                    control_path.display()
-                );
-                let engines = (control.engines[0].clone(), candidate.engines[0].clone());
-                outln!("{}", line(&label, (&engines.0, &engines.1), &r));
-                names.get_or_insert(engines);
+        match screen(couple[0], &control, couple[1]) {
+            Some((common, candidate)) => {
+                names.get_or_insert((control.engines[0].clone(), candidate));
                 samples.extend(common);
             }
-            Err(e) => {
-                eprintln!("error: {}: {e}", candidate_path.display());
-                failed = true;
-            }
+            None => failed = true,
         }
     }
-    if failed {
-        return ExitCode::from(1);
-    }
-    let Some((control_name, candidate_name)) = names else {
+    let Some((control_name, candidate_name)) = names.filter(|_| !failed) else {
         return ExitCode::from(1);
     };
     match comparison(&samples) {
