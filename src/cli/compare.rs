@@ -78,16 +78,20 @@ fn screen(
     }
 }
 
+/// The control match's pairs, or `None` after printing why they cannot be read (the error
+/// names the file).
+fn control_points(path: &Path) -> Option<PairPoints> {
+    points_of(path)
+        .inspect_err(|e| eprintln!("error: {e}"))
+        .ok()
+}
+
 pub fn run(args: CompareArgs) -> ExitCode {
     if args.pool {
         return pool(&args);
     }
-    let control = match points_of(&args.control) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(control) = control_points(&args.control) else {
+        return ExitCode::from(1);
     };
     let mut status = ExitCode::SUCCESS;
     for path in &args.candidates {
@@ -114,13 +118,9 @@ fn pool(args: &CompareArgs) -> ExitCode {
     let mut names: Option<(String, String)> = None;
     let mut failed = false;
     for couple in files.chunks(2) {
-        let control = match points_of(couple[0]) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {}: {e}", couple[0].display());
-                failed = true;
-                continue;
-            }
+        let Some(control) = control_points(couple[0]) else {
+            failed = true;
+            continue;
         };
         match screen(couple[0], &control, couple[1]) {
             Some((common, candidate)) => {
