@@ -189,6 +189,9 @@ pub struct Searcher<'a> {
     pub(crate) flips: u32,
     /// Mate-threat extensions on the line from the root (`Param_mate_threat_extensions`).
     threat_extensions: u32,
+    /// The ply whose chance node is expanded identity by identity rather than probed, while
+    /// `verify_fail_highs` checks a fail high there.
+    pub(crate) exact_at: Option<usize>,
     /// The static evaluation at each ply of the line (`-INF` in check).
     evals: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
@@ -230,6 +233,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             flips: 0,
             threat_extensions: 0,
+            exact_at: None,
             evals: vec![-INF; MAX_PLY + 2],
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 90 * 90],
@@ -593,6 +597,29 @@ impl<'a> Searcher<'a> {
 
     /// Whether playing `mv` teaches the root side the identity of a face-down piece it
     /// captures (with a revealed piece; a capturing flip is a chance node for the flip only).
+    /// With `verify_fail_highs`, the check of a fail high of `mv` at a PV node before its PV
+    /// search: for a flip, or a capture that teaches the capturer an identity, the null window
+    /// `node` (the child's, at alpha) searched again with the move's chance node expanded
+    /// identity by identity. Returns that value when it does not beat alpha (the move needs no
+    /// PV search), else `None`, as for every other move.
+    pub(crate) fn refuted_fail_high(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        node: Node,
+    ) -> Option<i32> {
+        if !self.shared.params.verify_fail_highs
+            || self.shared.pure
+            || !(pos.is_flip(mv) || self.learns_capture(pos, mv))
+        {
+            return None;
+        }
+        let outer = self.exact_at.replace(node.ply);
+        let v = self.child(pos, mv, node);
+        self.exact_at = outer;
+        (v <= node.alpha && !self.stopped).then_some(v)
+    }
+
     fn learns_capture(&self, pos: &Position, mv: Move) -> bool {
         self.shared.learn_captures
             && Some(pos.side_to_move()) == self.root_side
@@ -1143,6 +1170,12 @@ impl<'a> Searcher<'a> {
         let mut v = self.child(pos, mv, window(depth - 1 - r, alpha, alpha + 1, false));
         if v > alpha && r > 0 {
             v = self.child(pos, mv, window(depth - 1, alpha, alpha + 1, false));
+        }
+        if v > alpha && v < beta && pv {
+            let null = window(depth - 1, alpha, alpha + 1, false);
+            if let Some(v) = self.refuted_fail_high(pos, mv, null) {
+                return v;
+            }
         }
         // Re-search with the full window whenever it is wider than a null window (chance nodes
         // give their outcomes wide windows at non-PV nodes too).

@@ -618,6 +618,7 @@ impl<'a> Searcher<'a> {
             && !self.shared.pure
             && self.shared.params.probe
             && node.ply as i32 >= self.shared.params.exact_flip_plies
+            && self.exact_at != Some(node.ply)
             && alpha > -EVAL_LIMIT
             && beta < EVAL_LIMIT
         {
@@ -916,6 +917,19 @@ mod tests {
         flips: u32,
         (alpha, beta): (i32, i32),
     ) -> (i32, u64) {
+        with_searcher(pos, params, |s| {
+            s.flips = flips;
+            let v = s.chance(pos, mv, Node::root(depth, alpha, beta, false));
+            (v, s.nodes)
+        })
+    }
+
+    /// `f` run by a fresh searcher with `params` and its own table, at the root `pos`.
+    fn with_searcher<T>(
+        pos: &Position,
+        params: SearchParams,
+        f: impl FnOnce(&mut Searcher) -> T,
+    ) -> T {
         let shared = Shared::new(
             Arc::new(Tt::new(2)),
             Arc::new(AtomicBool::new(false)),
@@ -926,9 +940,48 @@ mod tests {
         let mut s = Searcher::new(&shared, false);
         s.set_path(&[], pos);
         s.root_side = Some(pos.side_to_move());
-        s.flips = flips;
-        let v = s.chance(pos, mv, Node::root(depth, alpha, beta, false));
-        (v, s.nodes)
+        f(&mut s)
+    }
+
+    /// With `verify_fail_highs`, a flip whose probed null-window search beats alpha is checked
+    /// by the same null window with its own chance node expanded identity by identity, and the
+    /// check returns that value exactly when it does not beat alpha (the outer searches' own
+    /// expansion is restored afterwards). With alpha one below each flip's probed value, the
+    /// probe's null window fails high at many of these flips (94), and the expansion refutes
+    /// over a third of those fail highs (35).
+    #[test]
+    fn a_probed_fail_high_is_checked_on_the_expanded_chance_node() {
+        let params = SearchParams {
+            verify_fail_highs: true,
+            ..SearchParams::for_variant(Variant::Jieqi)
+        };
+        let (mut highs, mut refuted) = (0, 0);
+        for (pos, mv) in first_flips(usize::MAX, 6) {
+            let probed = flip_search(&pos, mv, 2, params, 0).0;
+            if is_mate_score(probed) {
+                continue;
+            }
+            let null = Node::root(2, probed - 1, probed, false);
+            let high = with_searcher(&pos, params, |s| s.chance(&pos, mv, null));
+            if high <= null.alpha {
+                continue;
+            }
+            highs += 1;
+            let expanded = with_searcher(&pos, params, |s| {
+                s.exact_at = Some(0);
+                s.chance(&pos, mv, null)
+            });
+            let checked = with_searcher(&pos, params, |s| {
+                let checked = s.refuted_fail_high(&pos, mv, null);
+                assert_eq!(s.exact_at, None);
+                checked
+            });
+            assert_eq!(checked, (expanded <= null.alpha).then_some(expanded));
+            refuted += checked.is_some() as usize;
+        }
+        eprintln!("{refuted} of {highs} fail highs refuted");
+        assert!(highs >= 50, "{highs} fail highs");
+        assert!(refuted > 0 && refuted < highs, "{refuted} of {highs}");
     }
 
     /// Past `full_depth_flips` flips on the line, a flip is not searched deeper: its value and

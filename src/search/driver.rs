@@ -553,7 +553,10 @@ fn search_root(
         } else {
             let mut v = s.child(pos, mv, window(alpha, alpha + 1, false));
             if v > alpha && v < beta {
-                v = s.child(pos, mv, window(alpha, beta, true));
+                v = match s.refuted_fail_high(pos, mv, window(alpha, alpha + 1, false)) {
+                    Some(v) => v,
+                    None => s.child(pos, mv, window(alpha, beta, true)),
+                };
             }
             v
         };

@@ -365,6 +365,13 @@ search_params! {
     /// probing wherever it applies): 1 expands every identity of a flip among the root's
     /// moves, so that the root compares flips by their expectations rather than estimates.
     exact_flip_plies: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=64;
+    /// At a PV node, a flip (or a capture that teaches the capturer a face-down identity) whose
+    /// null-window search beat alpha is searched again with the null window and its own chance
+    /// node expanded identity by identity (no probing there) before the PV search; when that
+    /// does not beat alpha either, the move keeps its value and is not searched on the PV
+    /// (off: straight to the PV search). Probing estimates a flip's expectation, so its fail
+    /// highs are often false, and the PV search that refutes one is the costliest there is.
+    verify_fail_highs: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
