@@ -408,6 +408,65 @@ fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
 }
 
 #[test]
+fn an_option_value_the_engine_declares_no_room_for_stops_the_match_before_any_game() {
+    let dir = scratch("option-values");
+    let out = dir.join("g.jsonl");
+    let play = |engine: &str| {
+        run_match(&[
+            "--engine",
+            JIEQI,
+            "--engine",
+            engine,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let refused = [
+        (
+            "option.Ponder=1",
+            "option 'Ponder': '1' is not true or false",
+        ),
+        ("option.hash=0", "option 'hash': 0 is outside 1..65536"),
+        (
+            "option.Threads=two",
+            "option 'Threads': 'two' is not a whole number",
+        ),
+        (
+            "option.SearchMode=fast",
+            "option 'SearchMode': 'fast' is not one of expectimax, pimc, hybrid",
+        ),
+    ];
+    for (option, reason) in refused {
+        let o = play(&format!("name=checked cmd={JIEQI} option.Hash=16 {option}"));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("error: engine 'checked': {reason}")),
+            "{stderr}"
+        );
+        assert!(!out.exists(), "no game is played, no record file written");
+    }
+    // Declared options with values they take, and one the engine does not declare (its tuning
+    // options are not listed), are sent as they are.
+    let o = play(&format!(
+        "name=checked cmd={JIEQI} option.ponder=false option.SearchMode=Expectimax \
+         option.Param_probe=true"
+    ));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2);
+}
+
+#[test]
 fn garbage_output_does_not_disturb_the_game() {
     let records = faulty_match("garbage", "--mode garbage", &["--depth", "1"]);
     assert_played_out(&records);

@@ -162,6 +162,92 @@ fn parse_info(line: &str, reply: &mut SearchReply) {
     }
 }
 
+/// The type of an option as an engine declares it in its `uci` reply, as far as it limits the
+/// values the option takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionType {
+    /// `check`: `true` or `false`.
+    Check,
+    /// `spin`: a whole number within `min..=max` (as wide as the declaration leaves it).
+    Spin { min: i64, max: i64 },
+    /// `combo`: one of its `var` values, in any case.
+    Combo(Vec<String>),
+    /// `string`, `button` or a type of its own: any value.
+    Free,
+}
+
+/// The name and type of the option an `option name <Name> type <type> ...` line declares; `None`
+/// for any other line.
+pub fn parse_option_line(line: &str) -> Option<(String, OptionType)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 4 || words[0] != "option" || words[1] != "name" {
+        return None;
+    }
+    let at_type = words.iter().position(|&w| w == "type").filter(|&i| i > 2)?;
+    let name = words[2..at_type].join(" ");
+    let kind = *words.get(at_type + 1)?;
+    // The words after each keyword, up to the next one.
+    let fields = {
+        let mut fields: Vec<(&str, String)> = Vec::new();
+        for &w in &words[at_type + 2..] {
+            match w {
+                "default" | "min" | "max" | "var" => fields.push((w, String::new())),
+                _ => {
+                    if let Some((_, text)) = fields.last_mut() {
+                        if !text.is_empty() {
+                            text.push(' ');
+                        }
+                        text.push_str(w);
+                    }
+                }
+            }
+        }
+        fields
+    };
+    let bound = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.parse::<i64>().ok())
+    };
+    let ty = match kind {
+        "check" => OptionType::Check,
+        "spin" => OptionType::Spin {
+            min: bound("min").unwrap_or(i64::MIN),
+            max: bound("max").unwrap_or(i64::MAX),
+        },
+        "combo" => OptionType::Combo(
+            fields
+                .iter()
+                .filter(|(k, _)| *k == "var")
+                .map(|(_, v)| v.clone())
+                .collect(),
+        ),
+        _ => OptionType::Free,
+    };
+    Some((name, ty))
+}
+
+/// Whether `value` is one that an option of type `ty` takes; else why not.
+pub fn check_option_value(ty: &OptionType, value: &str) -> Result<(), String> {
+    match ty {
+        OptionType::Check if value != "true" && value != "false" => {
+            Err(format!("'{value}' is not true or false"))
+        }
+        OptionType::Spin { min, max } => match value.parse::<i64>() {
+            Err(_) => Err(format!("'{value}' is not a whole number")),
+            Ok(v) if v < *min || v > *max => Err(format!("{v} is outside {min}..{max}")),
+            Ok(_) => Ok(()),
+        },
+        OptionType::Combo(vars)
+            if !vars.is_empty() && !vars.iter().any(|v| v.eq_ignore_ascii_case(value)) =>
+        {
+            Err(format!("'{value}' is not one of {}", vars.join(", ")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Starts `spec`'s command in its directory, its standard input and output piped (or, without
 /// `piped`, discarded), its standard error discarded.
 fn spawn(spec: &EngineSpec, piped: bool) -> Result<Child, EngineError> {
@@ -201,30 +287,7 @@ impl EngineProcess {
         variant: Variant,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
-        let mut child = spawn(spec, true)?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        // Bounded: an engine that floods its output while nobody waits for it is held back by
-        // its own full pipe instead of filling the runner's memory.
-        let (line_tx, line_rx) = bounded(QUEUED_LINES);
-        thread::spawn(move || read_lines(stdout, line_tx));
-        let (cmd_tx, cmd_rx) = unbounded::<String>();
-        thread::spawn(move || {
-            for line in cmd_rx {
-                if stdin.write_all(line.as_bytes()).is_err()
-                    || stdin.write_all(b"\n").is_err()
-                    || stdin.flush().is_err()
-                {
-                    return;
-                }
-            }
-        });
-        let mut e = EngineProcess {
-            child,
-            to_engine: Some(cmd_tx),
-            from_engine: line_rx,
-            dead: false,
-        };
+        let mut e = EngineProcess::launch(spec)?;
         if spec.handshake {
             e.send("uci");
             e.wait_for("uciok", timeout)?;
@@ -243,6 +306,55 @@ impl EngineProcess {
             e.wait_for("readyok", timeout)?;
         }
         Ok(e)
+    }
+
+    /// The options `spec`'s engine declares: starts it, sends `uci` and reads its `option`
+    /// lines up to `uciok`, then ends it. `None` when it gives no `uciok` within `timeout`.
+    pub fn declared_options(
+        spec: &EngineSpec,
+        timeout: Duration,
+    ) -> Result<Option<Vec<(String, OptionType)>>, EngineError> {
+        let mut e = EngineProcess::launch(spec)?;
+        e.send("uci");
+        let deadline = Instant::now() + timeout;
+        let mut declared = Vec::new();
+        loop {
+            match e.next_line(deadline) {
+                Ok(l) if l.split_whitespace().next() == Some("uciok") => break,
+                Ok(l) => declared.extend(parse_option_line(&l)),
+                Err(_) => return Ok(None),
+            }
+        }
+        e.send("quit");
+        Ok(Some(declared))
+    }
+
+    /// Starts the process with its reader and writer threads, sending nothing yet.
+    fn launch(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
+        let mut child = spawn(spec, true)?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        // Bounded: an engine that floods its output while nobody waits for it is held back by
+        // its own full pipe instead of filling the runner's memory.
+        let (line_tx, line_rx) = bounded(QUEUED_LINES);
+        thread::spawn(move || read_lines(stdout, line_tx));
+        let (cmd_tx, cmd_rx) = unbounded::<String>();
+        thread::spawn(move || {
+            for line in cmd_rx {
+                if stdin.write_all(line.as_bytes()).is_err()
+                    || stdin.write_all(b"\n").is_err()
+                    || stdin.flush().is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Ok(EngineProcess {
+            child,
+            to_engine: Some(cmd_tx),
+            from_engine: line_rx,
+            dead: false,
+        })
     }
 
     /// Whether `spec`'s command can be run at all: starts it with no input and ends it at
@@ -397,5 +509,78 @@ impl Drop for EngineProcess {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_lines_give_names_and_the_values_they_take() {
+        let parse = |l: &str| parse_option_line(l).unwrap();
+        assert_eq!(
+            parse("option name Move Overhead type spin default 30 min 0 max 5000"),
+            (
+                "Move Overhead".into(),
+                OptionType::Spin { min: 0, max: 5000 }
+            )
+        );
+        assert_eq!(
+            parse("option name Ponder type check default false"),
+            ("Ponder".into(), OptionType::Check)
+        );
+        assert_eq!(
+            parse("option name Style type combo default Solid var Solid var Very Risky"),
+            (
+                "Style".into(),
+                OptionType::Combo(vec!["Solid".into(), "Very Risky".into()])
+            )
+        );
+        assert_eq!(
+            parse("option name Clear Hash type button"),
+            ("Clear Hash".into(), OptionType::Free)
+        );
+        assert_eq!(
+            parse("option name Depth type spin default 3"),
+            (
+                "Depth".into(),
+                OptionType::Spin {
+                    min: i64::MIN,
+                    max: i64::MAX
+                }
+            )
+        );
+        for other in [
+            "id name x",
+            "option name type spin",
+            "option type check",
+            "info string x",
+        ] {
+            assert_eq!(parse_option_line(other), None, "{other}");
+        }
+
+        let spin = OptionType::Spin { min: -5, max: 10 };
+        assert_eq!(check_option_value(&spin, "-5"), Ok(()));
+        assert_eq!(
+            check_option_value(&spin, "11"),
+            Err("11 is outside -5..10".into())
+        );
+        assert_eq!(
+            check_option_value(&spin, "1.5"),
+            Err("'1.5' is not a whole number".into())
+        );
+        assert_eq!(check_option_value(&OptionType::Check, "true"), Ok(()));
+        assert_eq!(
+            check_option_value(&OptionType::Check, "1"),
+            Err("'1' is not true or false".into())
+        );
+        let combo = OptionType::Combo(vec!["Solid".into(), "Very Risky".into()]);
+        assert_eq!(check_option_value(&combo, "very risky"), Ok(()));
+        assert_eq!(
+            check_option_value(&combo, "Wild"),
+            Err("'Wild' is not one of Solid, Very Risky".into())
+        );
+        assert_eq!(check_option_value(&OptionType::Free, ""), Ok(()));
     }
 }

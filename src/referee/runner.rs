@@ -10,12 +10,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 use crossbeam_channel::{unbounded, Sender};
 
 use super::config::EngineSpec;
 use super::deal::{self, DealError, SplitMix64};
-use super::engine::{EngineError, EngineProcess};
+use super::engine::{check_option_value, EngineError, EngineProcess};
 use super::game::{
     play_game_with, GameConfig, GameEvent, GameRecord, GameStart, Outcome, Reason, Seat,
 };
@@ -894,6 +895,12 @@ pub enum MatchError {
     PairStart(#[from] PairStartError),
     #[error("engine '{name}' cannot be started: {detail}")]
     EngineStart { name: String, detail: String },
+    #[error("engine '{name}': option '{option}': {reason}")]
+    EngineOption {
+        name: String,
+        option: String,
+        reason: String,
+    },
     /// After the games: a record could not be written.
     #[error("writing the records failed: {0}")]
     WriteRecords(std::io::Error),
@@ -980,6 +987,35 @@ fn check(cfg: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
+/// Each engine's options that it declares (with a handshake) checked against its declaration:
+/// a value it would refuse is a setup error. Options it does not declare, and engines that give
+/// no `uciok`, are not checked.
+fn check_options(cfg: &MatchConfig) -> Result<(), MatchError> {
+    let timeout = Duration::from_millis(cfg.game.startup_timeout_ms);
+    for e in cfg
+        .engines
+        .iter()
+        .filter(|e| e.handshake && !e.options.is_empty())
+    {
+        let Ok(Some(declared)) = EngineProcess::declared_options(e, timeout) else {
+            continue;
+        };
+        for (option, value) in &e.options {
+            let ty = declared
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(option));
+            if let Some((_, ty)) = ty {
+                check_option_value(ty, value).map_err(|reason| MatchError::EngineOption {
+                    name: e.name.clone(),
+                    option: option.clone(),
+                    reason,
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Plays the match. Returns its state at the end (also when aborted or stopped by the SPRT),
 /// or an error before any game when the setup is wrong (a file that cannot be written, a deal
 /// that does not fit, fewer than two engines).
@@ -997,6 +1033,7 @@ pub fn run_match(
             return Err(MatchError::EngineStart { name, detail });
         }
     }
+    check_options(cfg)?;
     let mut file = open_records(cfg)?;
     let encounters = cfg.encounters();
     let items = cfg.scheduled_pairs();
