@@ -14,6 +14,8 @@
 #   build's defaults. SEED=<n>: the deals (default 20261201).
 #   NAME=<label>: the record files' name (default: the options). RESUME=1: finish a screen of
 #   the same arguments that stopped before its end, keeping the games of its records.
+# An option that the control or the candidate build refuses (its `info string ignored setoption`
+# reply) stops the script before any game, with status 2.
 # Only Jieqi peers (PikaJieQi). Records go to target/peer/ab-<label>-{control,candidate}.jsonl,
 # the comparison also to target/peer/ab-<label>.txt.
 set -euo pipefail
@@ -44,6 +46,23 @@ engine_options() {
 }
 extra=$(engine_options "$options") || exit 2
 control_extra=$(engine_options "${CONTROL_OPTIONS:-}") || exit 2
+# Every option must reach the engine: one it refuses (a switch given as 1, a number out of
+# range, a name it does not know) leaves its default in place, and the screen measures nothing.
+refusals() {
+    local o lines="uci"
+    for o in $2; do
+        lines+=$'\n'"setoption name ${o%%=*} value ${o#*=}"
+    done
+    printf '%s\nisready\nquit\n' "$lines" | "$1" 2>/dev/null \
+        | sed -n 's/^info string \(ignored setoption .*\)/\1/p'
+}
+for side_options in "$control|${CONTROL_OPTIONS:-}" "$candidate|$options"; do
+    refused=$(refusals "${side_options%%|*}" "${side_options#*|}")
+    if [[ -n "$refused" ]]; then
+        echo "error: ${side_options%%|*}: $refused" >&2
+        exit 2
+    fi
+done
 label=${NAME:-$(echo "${options:-builds}" | tr -c 'A-Za-z0-9=.\n-' '_' | tr '=' '-')}
 cores=$(nproc 2>/dev/null || echo 2)
 half=$(( cores / 2 > 0 ? cores / 2 : 1 ))
