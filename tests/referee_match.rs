@@ -324,6 +324,23 @@ fn illegal_and_unreadable_moves_lose() {
     assert!(s(&records[0], "detail").contains("not a move"));
 }
 
+/// A match of two games at depth 1 between engines `a` and `b`, recorded to `out`.
+fn two_game_match(a: &str, b: &str, out: &std::path::Path) -> std::process::Output {
+    run_match(&[
+        "--engine",
+        a,
+        "--engine",
+        b,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn an_engine_that_exits_at_start_loses_every_game() {
     let records = faulty_match("exit", "--mode exit", &["--depth", "1"]);
@@ -332,19 +349,7 @@ fn an_engine_that_exits_at_start_loses_every_game() {
     let dir = scratch("exit-nohs");
     let out = dir.join("g.jsonl");
     let engine = faulty("bad", "--mode exit", "handshake=false");
-    let o = run_match(&[
-        "--engine",
-        &engine,
-        "--engine",
-        JIEQI,
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = two_game_match(&engine, JIEQI, &out);
     assert!(o.status.success());
     let records = read_records(&out);
     for r in &records {
@@ -382,19 +387,7 @@ fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
         } else {
             (JIEQI, engine.as_str())
         };
-        let o = run_match(&[
-            "--engine",
-            a,
-            "--engine",
-            b,
-            "--games",
-            "2",
-            "--depth",
-            "1",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let o = two_game_match(a, b, &out);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{stderr}");
         let name = &engine[5..engine.find(' ').unwrap()];
@@ -411,21 +404,6 @@ fn an_engine_whose_command_cannot_run_stops_the_match_before_any_game() {
 fn an_option_value_the_engine_declares_no_room_for_stops_the_match_before_any_game() {
     let dir = scratch("option-values");
     let out = dir.join("g.jsonl");
-    let play = |engine: &str| {
-        run_match(&[
-            "--engine",
-            JIEQI,
-            "--engine",
-            engine,
-            "--games",
-            "2",
-            "--depth",
-            "1",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-    };
     let refused = [
         (
             "option.Ponder=1",
@@ -442,7 +420,8 @@ fn an_option_value_the_engine_declares_no_room_for_stops_the_match_before_any_ga
         ),
     ];
     for (option, reason) in refused {
-        let o = play(&format!("name=checked cmd={JIEQI} option.Hash=16 {option}"));
+        let engine = format!("name=checked cmd={JIEQI} option.Hash=16 {option}");
+        let o = two_game_match(JIEQI, &engine, &out);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{stderr}");
         assert!(
@@ -453,10 +432,11 @@ fn an_option_value_the_engine_declares_no_room_for_stops_the_match_before_any_ga
     }
     // Declared options with values they take, and one the engine does not declare (its tuning
     // options are not listed), are sent as they are.
-    let o = play(&format!(
+    let engine = format!(
         "name=checked cmd={JIEQI} option.ponder=false option.SearchMode=Expectimax \
          option.Param_probe=true"
-    ));
+    );
+    let o = two_game_match(JIEQI, &engine, &out);
     assert_eq!(
         o.status.code(),
         Some(0),
