@@ -595,8 +595,6 @@ impl<'a> Searcher<'a> {
         self.quiet_buffers[ply] = quiets;
     }
 
-    /// Whether playing `mv` teaches the root side the identity of a face-down piece it
-    /// captures (with a revealed piece; a capturing flip is a chance node for the flip only).
     /// With `verify_fail_highs`, the check of a fail high of `mv` at a PV node before its PV
     /// search: for a flip, or a capture that teaches the capturer an identity, the null window
     /// `node` (the child's, at alpha) searched again with the move's chance node expanded
@@ -620,6 +618,8 @@ impl<'a> Searcher<'a> {
         (v <= node.alpha && !self.stopped).then_some(v)
     }
 
+    /// Whether playing `mv` teaches the root side the identity of a face-down piece it
+    /// captures (with a revealed piece; a capturing flip is a chance node for the flip only).
     fn learns_capture(&self, pos: &Position, mv: Move) -> bool {
         self.shared.learn_captures
             && Some(pos.side_to_move()) == self.root_side
