@@ -371,13 +371,13 @@ search_params! {
     /// does not beat alpha either, the move keeps its value and is not searched on the PV
     /// (off: straight to the PV search). Probing estimates a flip's expectation, so its fail
     /// highs are often false, and the PV search that refutes one is the costliest there is.
-    verify_fail_highs: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    verify_fail_highs: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
     /// Half-width, in centipawns, of the window around a PV chance node's own in which each
     /// outcome is searched first.
     outcome_margin: i32 = jieqi 80, maniac 80, xiangqi 80, range 0..=1000;
     /// Half-width, in centipawns, of the first aspiration window around the last iteration's
     /// score (it doubles on each failure).
-    aspiration_window: i32 = jieqi 30, maniac 30, xiangqi 30, range 1..=1000;
+    aspiration_window: i32 = jieqi 250, maniac 30, xiangqi 30, range 1..=1000;
     /// Quiescence's first ply also searches the moves of revealed pieces that take nothing
     /// and give check (off: captures only, and evasions when in check).
     qsearch_checks: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
