@@ -200,10 +200,29 @@ fn compare_refuses_what_it_cannot_compare() {
         String::from_utf8_lossy(&o.stderr)
     );
 
+    // A file that cannot be read is named once, as control or as candidate.
+    let two = dir.join("two.jsonl");
+    let o = run_match(&[
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let missing = dir.join("missing.jsonl");
-    let o = compare(&[missing.to_str().unwrap(), t]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: "));
+    let m = missing.to_str().unwrap();
+    for args in [[m, two.to_str().unwrap()], [two.to_str().unwrap(), m]] {
+        let o = compare(&args);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("error: {m}: ")), "{err}");
+        assert_eq!(err.matches(m).count(), 1, "{err}");
+    }
 
     // A control alone is a usage error.
     assert_eq!(compare(&[t]).status.code(), Some(2));

@@ -60,12 +60,11 @@ fn screen(
     control: &PairPoints,
     path: &Path,
 ) -> Option<(Vec<(f64, f64)>, String)> {
-    let result = points_of(path).and_then(|c| {
-        let common = common_pairs(control, &c)?;
-        comparison(&common).map(|r| (c, common, r))
-    });
+    let candidate = read_points(path)?;
+    let result = common_pairs(control, &candidate)
+        .and_then(|common| comparison(&common).map(|r| (common, r)));
     match result {
-        Ok((candidate, common, r)) => {
+        Ok((common, r)) => {
             let label = format!("{} against {}", path.display(), control_path.display());
             let engines = (control.engines[0].as_str(), candidate.engines[0].as_str());
             outln!("{}", line(&label, engines, &r));
@@ -78,9 +77,9 @@ fn screen(
     }
 }
 
-/// The control match's pairs, or `None` after printing why they cannot be read (the error
-/// names the file).
-fn control_points(path: &Path) -> Option<PairPoints> {
+/// A match's pairs, or `None` after printing why they cannot be read (the error names the
+/// file).
+fn read_points(path: &Path) -> Option<PairPoints> {
     points_of(path)
         .inspect_err(|e| eprintln!("error: {e}"))
         .ok()
@@ -90,7 +89,7 @@ pub fn run(args: CompareArgs) -> ExitCode {
     if args.pool {
         return pool(&args);
     }
-    let Some(control) = control_points(&args.control) else {
+    let Some(control) = read_points(&args.control) else {
         return ExitCode::from(1);
     };
     let mut status = ExitCode::SUCCESS;
@@ -118,7 +117,7 @@ fn pool(args: &CompareArgs) -> ExitCode {
     let mut names: Option<(String, String)> = None;
     let mut failed = false;
     for couple in files.chunks(2) {
-        let Some(control) = control_points(couple[0]) else {
+        let Some(control) = read_points(couple[0]) else {
             failed = true;
             continue;
         };
