@@ -202,18 +202,7 @@ fn compare_refuses_what_it_cannot_compare() {
 
     // A file that cannot be read is named once, as control or as candidate.
     let two = dir.join("two.jsonl");
-    let o = run_match(&[
-        "--engine",
-        &engines[0],
-        "--engine",
-        &engines[1],
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        two.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    play(&two, 400, "3");
     let missing = dir.join("missing.jsonl");
     let m = missing.to_str().unwrap();
     for args in [[m, two.to_str().unwrap()], [two.to_str().unwrap(), m]] {

@@ -608,7 +608,7 @@ impl<'a> Searcher<'a> {
     ) -> Option<i32> {
         if !self.shared.params.verify_fail_highs
             || self.shared.pure
-            || !(pos.is_flip(mv) || self.learns_capture(pos, mv))
+            || !self.is_chance_move(pos, mv)
         {
             return None;
         }
@@ -616,6 +616,12 @@ impl<'a> Searcher<'a> {
         let v = self.child(pos, mv, node);
         self.exact_at = outer;
         (v <= node.alpha && !self.stopped).then_some(v)
+    }
+
+    /// Whether `mv` leads to a chance node: a flip, or a capture that teaches the root side a
+    /// face-down identity.
+    fn is_chance_move(&self, pos: &Position, mv: Move) -> bool {
+        pos.is_flip(mv) || self.learns_capture(pos, mv)
     }
 
     /// Whether playing `mv` teaches the root side the identity of a face-down piece it
@@ -634,7 +640,7 @@ impl<'a> Searcher<'a> {
         if !self.continuation.is_empty() {
             self.moved[node.ply] = Self::piece_to(pos, mv);
         }
-        if pos.is_flip(mv) || self.learns_capture(pos, mv) {
+        if self.is_chance_move(pos, mv) {
             let v = self.chance(pos, mv, node);
             // What follows a flip depends on the draw: the line stops here.
             self.pv_len[node.ply + 1] = node.ply + 1;
@@ -1167,12 +1173,19 @@ impl<'a> Searcher<'a> {
             }
             r = r.clamp(0, depth - 2);
         }
-        let mut v = self.child(pos, mv, window(depth - 1 - r, alpha, alpha + 1, false));
+        let null = window(depth - 1, alpha, alpha + 1, false);
+        let mut v = self.child(
+            pos,
+            mv,
+            Node {
+                depth: depth - 1 - r,
+                ..null
+            },
+        );
         if v > alpha && r > 0 {
-            v = self.child(pos, mv, window(depth - 1, alpha, alpha + 1, false));
+            v = self.child(pos, mv, null);
         }
         if v > alpha && v < beta && pv {
-            let null = window(depth - 1, alpha, alpha + 1, false);
             if let Some(v) = self.refuted_fail_high(pos, mv, null) {
                 return v;
             }

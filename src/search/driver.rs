@@ -551,9 +551,10 @@ fn search_root(
         let v = if i == line {
             s.child(pos, mv, window(alpha, beta, true))
         } else {
-            let mut v = s.child(pos, mv, window(alpha, alpha + 1, false));
+            let null = window(alpha, alpha + 1, false);
+            let mut v = s.child(pos, mv, null);
             if v > alpha && v < beta {
-                v = match s.refuted_fail_high(pos, mv, window(alpha, alpha + 1, false)) {
+                v = match s.refuted_fail_high(pos, mv, null) {
                     Some(v) => v,
                     None => s.child(pos, mv, window(alpha, beta, true)),
                 };
