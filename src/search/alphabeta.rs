@@ -554,10 +554,29 @@ impl<'a> Searcher<'a> {
                     ORDER_KILLER[0]
                 } else if k[1] == Some(mv) {
                     ORDER_KILLER[1]
+                } else if self.shared.params.flip_order > 0 && pos.is_flip(mv) {
+                    self.quiet_score(pos, mv, ply)
+                        + self.shared.params.flip_order * self.flip_prior(pos, mv)
                 } else {
                     self.quiet_score(pos, mv, ply)
                 }
             }
+        }
+    }
+
+    /// A flip's static prior for move ordering (`flip_order`): what its identities gain on
+    /// average by their squares ([`Evaluator::flip_gain`]), less half a face-down piece's
+    /// value where the enemy attacks the destination (the revealed piece may be lost there).
+    /// Without it, flips with no history keep the move generator's order, in which pawns come
+    /// last, and late move pruning skips them first.
+    ///
+    /// [`Evaluator::flip_gain`]: super::eval::Evaluator::flip_gain
+    fn flip_prior(&self, pos: &Position, mv: Move) -> i32 {
+        let gain = self.shared.eval.flip_gain(pos, mv.from(), mv.to());
+        if pos.is_attacked_by(mv.to(), !pos.side_to_move()) {
+            gain - HIDDEN_VICTIM_VALUE / 2
+        } else {
+            gain
         }
     }
 
@@ -1545,6 +1564,80 @@ mod tests {
         };
         assert_eq!(learned(false), 0);
         assert!(learned(true) > 0);
+    }
+
+    /// With `flip_order`, flips with no history are ordered by their static prior: at the
+    /// start every pawn flip (a pawn's square is the face-down role worth least) comes before
+    /// every flip of a cannon's square, where the move generator lists pawns last; a flip
+    /// onto a point the enemy attacks loses half a face-down piece's value.
+    #[test]
+    fn flips_are_ordered_by_their_prior_with_flip_order() {
+        let start = Position::startpos(Variant::Jieqi);
+        let mut list = MoveList::new();
+        start.legal_moves(&mut list);
+        let order = |flip_order: i32| {
+            let shared = Shared::with_params(SearchParams {
+                flip_order,
+                ..SearchParams::for_variant(Variant::Jieqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            let moves: Vec<Move> = s
+                .ordered(&start, &list, None, 0)
+                .iter()
+                .map(|&(_, m)| m)
+                .collect();
+            moves
+        };
+        let role_at = |m: Move| start.moving_role(m.from()).unwrap();
+        let is_quiet_flip = |m: Move| start.is_flip(m) && !start.is_capture(m);
+        let last_of = |moves: &[Move], role: Role| {
+            moves
+                .iter()
+                .rposition(|&m| is_quiet_flip(m) && role_at(m) == role)
+                .unwrap()
+        };
+        let first_of = |moves: &[Move], role: Role| {
+            moves
+                .iter()
+                .position(|&m| is_quiet_flip(m) && role_at(m) == role)
+                .unwrap()
+        };
+        let off = order(0);
+        assert!(first_of(&off, Role::Pawn) > last_of(&off, Role::Cannon));
+        let on = order(16);
+        assert!(last_of(&on, Role::Pawn) < first_of(&on, Role::Cannon));
+        // The prior itself: a pawn flip to a point nothing attacks, and the same gain less the
+        // penalty where something does.
+        let shared = Shared::with_params(SearchParams::for_variant(Variant::Jieqi));
+        let s = Searcher::new(&shared, false);
+        let pawn_flip = *list
+            .iter()
+            .find(|&&m| is_quiet_flip(m) && role_at(m) == Role::Pawn)
+            .unwrap();
+        assert!(!start.is_attacked_by(pawn_flip.to(), Color::Black));
+        let gain = shared
+            .eval
+            .flip_gain(&start, pawn_flip.from(), pawn_flip.to());
+        assert_eq!(s.flip_prior(&start, pawn_flip), gain);
+        assert!(gain > 0);
+        // A flip onto a point the enemy attacks, from a pseudo-random game.
+        let (pos, attacked) = crate::search::testgames::random_game(Variant::Jieqi, &mut 7, 60)
+            .into_iter()
+            .find_map(|p| {
+                let mut l = MoveList::new();
+                p.legal_moves(&mut l);
+                let them = !p.side_to_move();
+                let found = l
+                    .iter()
+                    .copied()
+                    .find(|&m| p.is_flip(m) && !p.is_capture(m) && p.is_attacked_by(m.to(), them));
+                found.map(|m| (p, m))
+            })
+            .expect("a flip onto an attacked point");
+        assert_eq!(
+            s.flip_prior(&pos, attacked),
+            shared.eval.flip_gain(&pos, attacked.from(), attacked.to()) - HIDDEN_VICTIM_VALUE / 2
+        );
     }
 
     /// With `flip_late_base`, a flip off the PV near the leaves is skipped once enough flips

@@ -295,6 +295,11 @@ search_params! {
     /// Late move reductions: a flip is reduced this many plies less than another quiet move
     /// (what it reveals decides more than a quiet move's square).
     lmr_flip_less: i32 = jieqi 2, maniac 1, xiangqi 1, range 0..=10;
+    /// Move ordering of flips that take nothing: their history plus this many times a static
+    /// prior, what their identities gain on average by their squares less half a face-down
+    /// piece's value where the enemy attacks the destination (0: history alone, so that flips
+    /// with none keep the move generator's order).
+    flip_order: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=100;
     /// Flips learn from the history tables as the other quiet moves do: a flip that cuts becomes
     /// a killer and gains history credit, and one tried before a move that cut loses some, so
     /// that the flips that worked elsewhere come first and the late move pruning keeps them
