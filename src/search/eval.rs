@@ -394,6 +394,16 @@ fn hidden_identity_value(weights: &Weights, role: Role, at: usize) -> i32 {
     weights.0[at + w::HIDDEN_VALUE + role_slot(role)]
 }
 
+/// Value of a face-down piece's square role (the role it moves as) with these weights, on top
+/// of its identities' expected value, in the phase at `at`.
+#[inline(always)]
+fn hidden_role_value(weights: &Weights, role: Role, at: usize) -> i32 {
+    if role == Role::King {
+        return 0;
+    }
+    weights.0[at + w::HIDDEN_ROLE + role_slot(role)]
+}
+
 /// Ranks advanced from the owner's side: 0 on its back rank, 9 on the far one.
 #[inline(always)]
 fn advance(color: Color, sq: Square) -> i32 {
@@ -624,11 +634,9 @@ impl Evaluator {
     pub fn flip_gain(&self, pos: &Position, from: Square, to: Square) -> i32 {
         let variant = pos.variant();
         let x = table_index(variant);
-        let wt = &self.weights[x].0;
-        let role_bonus = match pos.moving_role(from) {
-            Some(role) if role != Role::King => wt[w::HIDDEN_ROLE + role_slot(role)],
-            _ => 0,
-        };
+        let role_bonus = pos
+            .moving_role(from)
+            .map_or(0, |role| hidden_role_value(&self.weights[x], role, 0));
         let outcomes = pos.flip_outcomes(from);
         let total = outcomes.total_weight() as i32;
         if total == 0 {
@@ -714,9 +722,7 @@ fn terms_with(
             if face_down.any() {
                 let n = face_down.count() as i32;
                 for h in 0..halves {
-                    if role != Role::King {
-                        t[h].hidden += n * s * wt[AT[h] + w::HIDDEN_ROLE + role_slot(role)];
-                    }
+                    t[h].hidden += n * s * hidden_role_value(weights, role, AT[h]);
                     if !pos.is_dealt() {
                         t[h].hidden += n * hidden_value[h][color.index()];
                     }
