@@ -339,6 +339,10 @@ fn search_line(s: &mut Searcher, pos: &Position, rms: &mut [RootMove], line: usi
 struct IterationClock {
     /// Iteration timing applies: only a clock banks unused time, so not under `movetime`.
     timing: bool,
+    /// Under a clock (not `movetime`): the soft limit stretches while the search is unsettled
+    /// (`time_instability`, `time_drop`).
+    clocked: bool,
+    stability: time::Stability,
     /// Clock at the end of the last completed iteration, and that iteration's length.
     last_end: u64,
     prev_len: u64,
@@ -351,11 +355,21 @@ const ONLY_MOVE_DEPTH: u32 = 4;
 const PREDICTION_DEPTH: u32 = 3;
 
 impl IterationClock {
-    /// Whether to stop after the iteration at `depth` that just completed.
-    fn stop_after(&mut self, shared: &Shared, b: Budget, depth: u32, only_move: bool) -> bool {
+    /// Whether to stop after the iteration that just completed, whose best line is `best`.
+    fn stop_after(&mut self, shared: &Shared, b: Budget, best: &Outcome, only_move: bool) -> bool {
+        let depth = best.depth;
         let pondering = shared.pondering.load(Ordering::Relaxed);
         let now = shared.clock_ms();
-        if !pondering && (now >= b.soft_ms || only_move) {
+        let soft = if self.clocked {
+            if let Some(mv) = best.best {
+                self.stability
+                    .complete(depth, mv, best.score, is_mate_score(best.score));
+            }
+            self.stability.soft_ms(b.soft_ms, b.hard_ms, &shared.params)
+        } else {
+            b.soft_ms
+        };
+        if !pondering && (now >= soft || only_move) {
             return true;
         }
         if self.timing {
@@ -387,6 +401,8 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
     };
     let mut clock = IterationClock {
         timing: shared.params.iteration_timing && job.limits.movetime.is_none(),
+        clocked: job.limits.movetime.is_none(),
+        stability: time::Stability::default(),
         last_end: 0,
         prev_len: 0,
     };
@@ -457,7 +473,7 @@ fn iterate(s: &mut Searcher, job: Job, id: usize) -> Outcome {
         }
         let only_move = rms.len() == 1 && depth >= ONLY_MOVE_DEPTH;
         if let Some(b) = job.budget {
-            if clock.stop_after(shared, b, depth, only_move) {
+            if clock.stop_after(shared, b, &best, only_move) {
                 break;
             }
         }

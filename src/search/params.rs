@@ -163,6 +163,14 @@ search_params! {
     /// Iteration timing under a clock: no new iteration when the last one's growth predicts it
     /// cannot end before the hard limit (off: only the soft limit stops deepening).
     iteration_timing: bool = jieqi 1, maniac 0, xiangqi 0, range 0..=1;
+    /// Under a clock, the soft time limit stretches (up to the hard limit) by this many percent
+    /// for each recent change of the best move between completed iterations from depth 4 on
+    /// (a change counts half as much after each further iteration; 0: off).
+    time_instability: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=500;
+    /// Under a clock, the soft time limit stretches (up to the hard limit) by this many percent
+    /// per 100 cp that the last completed iteration's score lies below that of the iteration
+    /// two before it, counting at most 400 cp (0: off).
+    time_drop: u32 = jieqi 0, maniac 0, xiangqi 0, range 0..=500;
     /// When a move that beat the best one in an iteration cut short (by the clock, `stop` or a
     /// node limit) is played: 0 never (only completed iterations count), 1 with iteration
     /// timing, 2 always.

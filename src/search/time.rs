@@ -11,9 +11,11 @@
 //! Negative clocks count as zero, and clocks or increments above 10^12 ms (about 31 years) as
 //! that, so no arithmetic on them can overflow. With `opening_time_percent` the soft limit changes with the
 //! share of face-down pieces still on the board, so more or less of the clock goes to the
-//! opening.
+//! opening. With `time_instability` and `time_drop` the soft limit stretches, up to the hard
+//! limit, while the search is unsettled: its best move changed in recent iterations, or its
+//! score fell ([`Stability`]).
 
-use crate::core::Color;
+use crate::core::{Color, Move};
 
 use super::params::SearchParams;
 use super::types::Limits;
@@ -105,6 +107,59 @@ pub fn next_iteration_fits(now_ms: u64, last_len_ms: u64, prev_len_ms: u64, hard
         GROWTH_FIRST
     };
     now_ms as f64 + last * growth <= hard_ms as f64
+}
+
+/// Best-move changes are counted from the iteration at this depth on (at lower depths the best
+/// move changes as a matter of course).
+const STABILITY_DEPTH: u32 = 4;
+
+/// A score drop counts up to this many centipawns.
+const DROP_CAP: i32 = 400;
+
+/// How unsettled a search under a clock is, from its completed iterations: the recent changes
+/// of the best move (each counting one when it happens and half as much after each further
+/// iteration) and how far the score fell from the one two iterations before (the same parity
+/// of depth: in Jieqi the side that made the last flip of a line alternates with it).
+#[derive(Clone, Debug, Default)]
+pub struct Stability {
+    best: Option<Move>,
+    /// Best-move changes, in hundredths (decayed).
+    changes: u64,
+    /// The scores of the last three completed iterations, the latest last (`None`: a mate
+    /// score, or no such iteration).
+    scores: [Option<i32>; 3],
+}
+
+impl Stability {
+    /// Books a completed iteration at `depth` with best move `best` and score `score`
+    /// (`mate`: a mate score, which counts no drop).
+    pub fn complete(&mut self, depth: u32, best: Move, score: i32, mate: bool) {
+        self.changes /= 2;
+        if depth >= STABILITY_DEPTH && self.best.is_some_and(|b| b != best) {
+            self.changes += 100;
+        }
+        self.best = Some(best);
+        self.scores = [self.scores[1], self.scores[2], (!mate).then_some(score)];
+    }
+
+    /// How far the last iteration's score lies below that of the iteration two before it, if
+    /// at all (centipawns, at most [`DROP_CAP`]).
+    pub fn drop(&self) -> i32 {
+        match (self.scores[0], self.scores[2]) {
+            (Some(a), Some(b)) => (a - b).clamp(0, DROP_CAP),
+            _ => 0,
+        }
+    }
+
+    /// The soft limit `soft_ms` stretched by `time_instability` percent per recent best-move
+    /// change and by `time_drop` percent per 100 cp of the score's drop, at most to `hard_ms`.
+    pub fn soft_ms(&self, soft_ms: u64, hard_ms: u64, params: &SearchParams) -> u64 {
+        let unsettled = 100 + params.time_instability as u64 * self.changes / 100;
+        let falling = 100 + params.time_drop as u64 * self.drop() as u64 / 100;
+        (soft_ms.saturating_mul(unsettled * falling) / 10_000)
+            .min(hard_ms)
+            .max(soft_ms)
+    }
 }
 
 #[cfg(test)]
@@ -242,6 +297,47 @@ mod tests {
                 assert!(b.soft_ms >= 1000, "{v} {mtg:?}");
             }
         }
+    }
+
+    /// The soft limit stretches by `time_instability` percent per recent best-move change from
+    /// depth 4 on (halved per later iteration) and by `time_drop` percent per 100 cp the score
+    /// fell against two iterations before, never past the hard limit; with both off it stays.
+    #[test]
+    fn an_unsettled_search_stretches_the_soft_limit() {
+        let (a, b) = (Move::parse("a3a4").unwrap(), Move::parse("c3c4").unwrap());
+        let mut params = SearchParams::for_variant(Variant::Jieqi);
+        params.time_instability = 100;
+        params.time_drop = 50;
+        let mut st = Stability::default();
+        // Changes below depth 4 do not count.
+        st.complete(1, a, 50, false);
+        st.complete(2, b, 40, false);
+        st.complete(3, a, 30, false);
+        assert_eq!(st.drop(), 20);
+        assert_eq!(st.soft_ms(1000, 2500, &params), 1100);
+        // A change at depth 4: +100%; the score 30 below depth 2's: +15%.
+        st.complete(4, b, 10, false);
+        assert_eq!(st.drop(), 30);
+        assert_eq!(st.soft_ms(1000, 5000, &params), 2300);
+        // Capped at the hard limit.
+        assert_eq!(st.soft_ms(1000, 1500, &params), 1500);
+        // One iteration later the change counts half; the score rose.
+        st.complete(5, b, 200, false);
+        assert_eq!(st.drop(), 0);
+        assert_eq!(st.soft_ms(1000, 5000, &params), 1500);
+        // A fall of more than 400 cp counts 400 (+200%; the change, three iterations back,
+        // still +12%); a mate score counts none.
+        st.complete(6, b, 100, false);
+        st.complete(7, b, -500, false);
+        assert_eq!(st.drop(), 400);
+        assert_eq!(st.soft_ms(1000, 5000, &params), 3360);
+        st.complete(8, b, -30_000, true);
+        assert_eq!(st.drop(), 0);
+        // Both off: the soft limit as it was.
+        let plain = SearchParams::for_variant(Variant::Jieqi);
+        st.complete(9, a, -900, false);
+        assert!(st.drop() > 0);
+        assert_eq!(st.soft_ms(1000, 5000, &plain), 1000);
     }
 
     #[test]
