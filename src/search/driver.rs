@@ -362,8 +362,7 @@ impl IterationClock {
         let now = shared.clock_ms();
         let soft = if self.clocked {
             if let Some(mv) = best.best {
-                self.stability
-                    .complete(depth, mv, best.score, is_mate_score(best.score));
+                self.stability.complete(depth, mv, best.score);
             }
             self.stability.soft_ms(b.soft_ms, b.hard_ms, &shared.params)
         } else {

@@ -17,6 +17,7 @@
 
 use crate::core::{Color, Move};
 
+use super::alphabeta::is_mate_score;
 use super::params::SearchParams;
 use super::types::Limits;
 
@@ -131,15 +132,19 @@ pub struct Stability {
 }
 
 impl Stability {
-    /// Books a completed iteration at `depth` with best move `best` and score `score`
-    /// (`mate`: a mate score, which counts no drop).
-    pub fn complete(&mut self, depth: u32, best: Move, score: i32, mate: bool) {
+    /// Books a completed iteration at `depth` with best move `best` and score `score` (a mate
+    /// score counts no drop).
+    pub fn complete(&mut self, depth: u32, best: Move, score: i32) {
         self.changes /= 2;
         if depth >= STABILITY_DEPTH && self.best.is_some_and(|b| b != best) {
             self.changes += 100;
         }
         self.best = Some(best);
-        self.scores = [self.scores[1], self.scores[2], (!mate).then_some(score)];
+        self.scores = [
+            self.scores[1],
+            self.scores[2],
+            (!is_mate_score(score)).then_some(score),
+        ];
     }
 
     /// How far the last iteration's score lies below that of the iteration two before it, if
@@ -310,32 +315,33 @@ mod tests {
         params.time_drop = 50;
         let mut st = Stability::default();
         // Changes below depth 4 do not count.
-        st.complete(1, a, 50, false);
-        st.complete(2, b, 40, false);
-        st.complete(3, a, 30, false);
+        st.complete(1, a, 50);
+        st.complete(2, b, 40);
+        st.complete(3, a, 30);
         assert_eq!(st.drop(), 20);
         assert_eq!(st.soft_ms(1000, 2500, &params), 1100);
         // A change at depth 4: +100%; the score 30 below depth 2's: +15%.
-        st.complete(4, b, 10, false);
+        st.complete(4, b, 10);
         assert_eq!(st.drop(), 30);
         assert_eq!(st.soft_ms(1000, 5000, &params), 2300);
         // Capped at the hard limit.
         assert_eq!(st.soft_ms(1000, 1500, &params), 1500);
         // One iteration later the change counts half; the score rose.
-        st.complete(5, b, 200, false);
+        st.complete(5, b, 200);
         assert_eq!(st.drop(), 0);
         assert_eq!(st.soft_ms(1000, 5000, &params), 1500);
         // A fall of more than 400 cp counts 400 (+200%; the change, three iterations back,
         // still +12%); a mate score counts none.
-        st.complete(6, b, 100, false);
-        st.complete(7, b, -500, false);
+        st.complete(6, b, 100);
+        st.complete(7, b, -500);
         assert_eq!(st.drop(), 400);
         assert_eq!(st.soft_ms(1000, 5000, &params), 3360);
-        st.complete(8, b, -30_000, true);
+        // Mated in five plies.
+        st.complete(8, b, -(crate::search::alphabeta::MATE - 5));
         assert_eq!(st.drop(), 0);
         // Both off: the soft limit as it was.
         let plain = SearchParams::for_variant(Variant::Jieqi);
-        st.complete(9, a, -900, false);
+        st.complete(9, a, -900);
         assert!(st.drop() > 0);
         assert_eq!(st.soft_ms(1000, 5000, &plain), 1000);
     }
