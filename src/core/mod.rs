@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod exchange;
 pub mod fen;
 pub mod game;
 pub mod movegen;

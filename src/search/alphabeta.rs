@@ -21,6 +21,9 @@ pub const MAX_PLY: usize = 128;
 pub const QS_EVASION_PLIES: u32 = 3;
 /// What capturing a face-down piece is assumed to win (about the average identity).
 pub(crate) const HIDDEN_VICTIM_VALUE: i32 = 450;
+/// A king's worth in static exchanges: more than every other piece together, so that a king
+/// takes only where nothing takes it back.
+const EXCHANGE_KING_VALUE: i32 = 20_000;
 /// The null move's reduction for a static evaluation above beta is at most this many plies.
 const NULL_MOVE_EVAL_PLIES: i32 = 3;
 /// The null move is tried from this depth.
@@ -1062,8 +1065,13 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
+            if self.loses_exchange(pos, mv, i, capture, &at, best) {
+                continue;
+            }
             flips_tried += i32::from(flip);
-            let v = self.search_move(pos, mv, i, &at, alpha, capture);
+            let reducible =
+                !capture || (self.shared.params.lmr_losing_captures && self.exchange(pos, mv) < 0);
+            let v = self.search_move(pos, mv, i, &at, alpha, reducible);
             if self.stopped {
                 return None;
             }
@@ -1134,6 +1142,53 @@ impl<'a> Searcher<'a> {
         (late || late_flip || futile || failing) && !pos.gives_check_before_flip(mv)
     }
 
+    /// Pruning by static exchange (`see_depth`) of the `i`th move of a decision node: a
+    /// capture that loses more than `see_capture_margin` per ply of depth on its point, or a
+    /// move that takes nothing whose piece is lost there for more than `see_quiet_margin` per
+    /// square of the depth. Not at the root, in check, for the first move, once every move so
+    /// far lost to a mate, or for a move that gives check.
+    fn loses_exchange(
+        &self,
+        pos: &Position,
+        mv: Move,
+        i: usize,
+        capture: bool,
+        at: &Decision,
+        best: i32,
+    ) -> bool {
+        let params = &self.shared.params;
+        let Node { depth, ply, .. } = at.node;
+        if params.see_depth == 0
+            || depth > params.see_depth
+            || ply == 0
+            || i == 0
+            || at.in_check
+            || at.mate_threat
+            || self.shared.pure
+            || best <= -MATE_BOUND
+        {
+            return false;
+        }
+        let limit = if capture {
+            -params.see_capture_margin * depth
+        } else {
+            -params.see_quiet_margin * depth * depth
+        };
+        self.exchange(pos, mv) < limit && !pos.gives_check_before_flip(mv)
+    }
+
+    /// What `mv` wins or loses by static exchange on its point, with the evaluation's piece
+    /// values (a face-down piece, as victim or once it has moved, at `HIDDEN_VICTIM_VALUE`).
+    fn exchange(&self, pos: &Position, mv: Move) -> i32 {
+        let variant = pos.variant();
+        let eval = &self.shared.eval;
+        pos.exchange(mv, |o| match o {
+            Occupant::Revealed(p) if p.role == Role::King => EXCHANGE_KING_VALUE,
+            Occupant::Revealed(p) => eval.piece_value(variant, p.role),
+            Occupant::Hidden { .. } => HIDDEN_VICTIM_VALUE,
+        })
+    }
+
     /// The value of the `i`th move of a decision node with the current `alpha`: the first with
     /// the node's window, the others with a null window (late ones that take nothing reduced
     /// first), re-searched when they beat alpha.
@@ -1144,7 +1199,7 @@ impl<'a> Searcher<'a> {
         i: usize,
         at: &Decision,
         alpha: i32,
-        capture: bool,
+        reducible: bool,
     ) -> i32 {
         let Node { beta, pv, .. } = at.node;
         let depth = at.node.depth + i32::from(Some(mv) == at.singular);
@@ -1172,7 +1227,7 @@ impl<'a> Searcher<'a> {
             && !at.in_check
             && !at.mate_threat
             && !self.shared.pure
-            && !capture
+            && reducible
         {
             r = self.shared.lmr[(depth as usize).min(63)][i.min(63)] as i32;
             if pv {
@@ -1397,15 +1452,19 @@ impl<'a> Searcher<'a> {
                 }
                 // A capture that gives up more than it takes on a defended square is not
                 // worth following at the horizon.
-                let attacker = if flip {
-                    HIDDEN_VICTIM_VALUE
+                let losing = if self.shared.params.qsearch_see {
+                    self.exchange(pos, mv) < 0
                 } else {
-                    pos.moving_role(mv.from())
-                        .map_or(0, |r| self.shared.eval.piece_value(variant, r))
+                    let attacker = if flip {
+                        HIDDEN_VICTIM_VALUE
+                    } else {
+                        pos.moving_role(mv.from())
+                            .map_or(0, |r| self.shared.eval.piece_value(variant, r))
+                    };
+                    attacker > gain + self.shared.params.bad_capture_margin
+                        && pos.is_attacked_by(mv.to(), !pos.side_to_move())
                 };
-                if attacker > gain + self.shared.params.bad_capture_margin
-                    && pos.is_attacked_by(mv.to(), !pos.side_to_move())
-                {
+                if losing {
                     continue;
                 }
             }

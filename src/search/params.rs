@@ -410,6 +410,22 @@ search_params! {
     /// Quiescence skips a capture onto a defended point whose attacker is worth more than the
     /// victim plus this margin.
     bad_capture_margin: i32 = jieqi 50, maniac 50, xiangqi 50, range 0..=2000;
+    /// Pruning by static exchange (up to this depth; 0: never), below the root and not in
+    /// check, for moves after the first that give no check: a capture whose exchange on its
+    /// point loses more than `see_capture_margin` per ply of depth, and a move that takes
+    /// nothing (flips included) whose piece is lost there for more than `see_quiet_margin`
+    /// per square of the depth.
+    see_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=20;
+    /// See `see_depth`.
+    see_capture_margin: i32 = jieqi 120, maniac 120, xiangqi 120, range 0..=2000;
+    /// See `see_depth`.
+    see_quiet_margin: i32 = jieqi 25, maniac 25, xiangqi 25, range 0..=2000;
+    /// Late move reductions apply to captures that lose material by static exchange as to
+    /// quiet moves (off: no capture is reduced).
+    lmr_losing_captures: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// Quiescence skips a capture whose static exchange loses material, in place of the test
+    /// of `bad_capture_margin` (off: that test).
+    qsearch_see: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
 }
 
 impl Default for SearchParams {
