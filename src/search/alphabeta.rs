@@ -1190,8 +1190,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The value of the `i`th move of a decision node with the current `alpha`: the first with
-    /// the node's window, the others with a null window (late ones that take nothing reduced
-    /// first), re-searched when they beat alpha.
+    /// the node's window, the others with a null window (late `reducible` ones reduced first),
+    /// re-searched when they beat alpha.
     fn search_move(
         &mut self,
         pos: &Position,
@@ -1747,6 +1747,53 @@ mod tests {
             ..decision(1, false)
         };
         assert!(!pruned(2, flip, 9, marked));
+    }
+
+    /// Red's chariot e2 can take the pawn e5 that the black chariot e8 guards, and its horse d1
+    /// can step to f2, which the black pawn f3 takes.
+    const LOSING_MOVES: &str = "3k5/4r4/9/9/4p4/9/5p3/4R4/3N5/5K3 w - - 0 1";
+
+    #[test]
+    fn moves_that_lose_their_exchange_are_pruned_within_the_margins() {
+        let setup = crate::core::fen::parse(LOSING_MOVES).unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let take = Move::parse("e2e5").unwrap();
+        let hang = Move::parse("d1f2").unwrap();
+        let safe = Move::parse("d1b2").unwrap();
+        let decision = |depth: i32, ply: usize, in_check: bool| Decision {
+            node: Node {
+                ply,
+                ..Node::root(depth, -100, -99, false)
+            },
+            in_check,
+            static_eval: 0,
+            singular: None,
+            excluded: None,
+            improving: true,
+            mate_threat: false,
+        };
+        let pruned = |see_depth: i32, margin: i32, mv: Move, i: usize, at: Decision| {
+            let shared = Shared::with_params(SearchParams {
+                see_depth,
+                see_capture_margin: margin,
+                see_quiet_margin: margin,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let s = Searcher::new(&shared, false);
+            s.loses_exchange(&pos, mv, i, pos.is_capture(mv), &at, -50)
+        };
+        assert!(pruned(3, 100, take, 1, decision(1, 1, false)));
+        assert!(pruned(3, 100, hang, 1, decision(1, 1, false)));
+        assert!(!pruned(3, 100, safe, 1, decision(1, 1, false)));
+        // A wider margin keeps them; so do a depth past `see_depth`, the root, the first move,
+        // a node in check and the switch off.
+        assert!(!pruned(3, 2000, take, 1, decision(1, 1, false)));
+        assert!(!pruned(3, 2000, hang, 1, decision(1, 1, false)));
+        assert!(!pruned(3, 100, take, 1, decision(4, 1, false)));
+        assert!(!pruned(3, 100, take, 1, decision(1, 0, false)));
+        assert!(!pruned(3, 100, take, 0, decision(1, 1, false)));
+        assert!(!pruned(3, 100, take, 1, decision(1, 1, true)));
+        assert!(!pruned(0, 100, take, 1, decision(1, 1, false)));
     }
 
     /// Black threatens mate: the chariot on the a file holds Red's second rank while the one on
