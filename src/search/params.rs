@@ -415,7 +415,7 @@ search_params! {
     /// point loses more than `see_capture_margin` per ply of depth, and a move that takes
     /// nothing (flips included) whose piece is lost there for more than `see_quiet_margin`
     /// per square of the depth.
-    see_depth: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=20;
+    see_depth: i32 = jieqi 8, maniac 0, xiangqi 0, range 0..=20;
     /// See `see_depth`.
     see_capture_margin: i32 = jieqi 120, maniac 120, xiangqi 120, range 0..=2000;
     /// See `see_depth`.
