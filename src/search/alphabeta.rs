@@ -41,13 +41,16 @@ const HISTORY_LIMIT: i32 = 16384;
 const ORDER_TT_MOVE: i32 = 10_000_000;
 const ORDER_CAPTURE: i32 = 1_000_000;
 const ORDER_KILLER: [i32; 2] = [900_000, 800_000];
-/// With `Param_bad_captures_last`: a capture of a revealed piece by a piece worth more, on a
-/// defended point, comes after the quiet moves.
+/// With `Param_bad_captures_last` (a capture of a revealed piece by a piece worth more, on a
+/// defended point) or `Param_see_ordering` (a capture that loses by static exchange): the
+/// capture comes after the quiet moves.
 const ORDER_BAD_CAPTURE: i32 = -1_000_000;
 const VICTIM_WEIGHT: i32 = 16;
 /// Kinds of moving piece (colour and role) times points: the index of a move's piece and
 /// destination in the continuation history.
 const PIECE_TO: usize = 14 * 90;
+/// Kinds of victim in the capture history: the seven roles, and a face-down piece.
+const VICTIM_KINDS: usize = 8;
 /// Correction history: slots per side to move (a power of two, `1 << CORRECTION_BITS`), the
 /// units per centipawn of a correction, and the largest correction (256 cp).
 const CORRECTION_BITS: u32 = 14;
@@ -216,6 +219,12 @@ pub struct Searcher<'a> {
     /// move and structure key, the learned difference between searched values and the static
     /// evaluation, in sixteenths of a centipawn.
     correction: Vec<i32>,
+    /// Capture history (when `Param_capture_history` is on, else empty): how often a capture
+    /// (piece, destination and kind of victim) cut, less how often it was tried before another
+    /// move that cut.
+    capture: Vec<i32>,
+    /// Per ply, the captures tried (kept so that nodes do not allocate).
+    capture_buffers: Vec<Vec<Move>>,
     /// The game's positions before the root and the path from the root, current last.
     pub(crate) path: Vec<Visit>,
     pv: Vec<[Move; MAX_PLY]>,
@@ -254,6 +263,12 @@ impl<'a> Searcher<'a> {
             } else {
                 Vec::new()
             },
+            capture: if shared.params.capture_history > 0 {
+                vec![0; PIECE_TO * VICTIM_KINDS]
+            } else {
+                Vec::new()
+            },
+            capture_buffers: vec![Vec::new(); MAX_PLY + 2],
             path: Vec::with_capacity(512),
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
@@ -289,6 +304,9 @@ impl<'a> Searcher<'a> {
                 if t.correction.len() == self.correction.len() {
                     self.correction = t.correction;
                 }
+                if t.capture.len() == self.capture.len() {
+                    self.capture = t.capture;
+                }
             }
         }
     }
@@ -301,6 +319,7 @@ impl<'a> Searcher<'a> {
                 quiet: std::mem::take(&mut self.history),
                 continuation: std::mem::take(&mut self.continuation),
                 correction: std::mem::take(&mut self.correction),
+                capture: std::mem::take(&mut self.capture),
             };
             kept.put(id, tables);
         }
@@ -423,6 +442,41 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The capture-history slot of the capture `mv` from `pos` (the table must exist).
+    fn capture_slot(pos: &Position, mv: Move) -> Option<usize> {
+        let victim = match pos.occupant(mv.to())? {
+            Occupant::Revealed(p) => p.role as usize,
+            Occupant::Hidden { .. } => VICTIM_KINDS - 1,
+        };
+        Some(Self::piece_to(pos, mv)? as usize * VICTIM_KINDS + victim)
+    }
+
+    /// What the capture history says of the capture `mv` from `pos`, in ordering units (0 when
+    /// the table is off).
+    fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        if self.capture.is_empty() {
+            return 0;
+        }
+        Self::capture_slot(pos, mv)
+            .map_or(0, |i| self.capture[i] / self.shared.params.capture_history)
+    }
+
+    /// Credits the capture `cut` that cut (if any) and debits the captures `tried` before
+    /// the move that cut, by `bonus`.
+    fn reward_captures(&mut self, pos: &Position, cut: Option<Move>, tried: &[Move], bonus: i32) {
+        if self.capture.is_empty() {
+            return;
+        }
+        if let Some(i) = cut.and_then(|m| Self::capture_slot(pos, m)) {
+            saturating_credit(&mut self.capture[i], bonus);
+        }
+        for &m in tried {
+            if let Some(i) = Self::capture_slot(pos, m) {
+                saturating_credit(&mut self.capture[i], -bonus);
+            }
+        }
+    }
+
     /// Starts the path with the game's earlier positions and the root `pos`.
     pub(crate) fn set_path(&mut self, history: &[Earlier], pos: &Position) {
         self.path.clear();
@@ -535,21 +589,33 @@ impl<'a> Searcher<'a> {
                     .moving_role(mv.from())
                     .map_or(0, |r| self.shared.eval.piece_value(variant, r));
                 let victim = self.shared.eval.piece_value(variant, v.role);
-                let base = if self.shared.params.bad_captures_last
-                    && attacker > victim + self.shared.params.bad_capture_margin
-                    && pos.is_attacked_by(mv.to(), !pos.side_to_move())
-                {
+                let params = &self.shared.params;
+                let bad = if params.see_ordering {
+                    self.exchange(pos, mv) < 0
+                } else {
+                    params.bad_captures_last
+                        && attacker > victim + params.bad_capture_margin
+                        && pos.is_attacked_by(mv.to(), !pos.side_to_move())
+                };
+                let base = if bad {
                     ORDER_BAD_CAPTURE
                 } else {
                     ORDER_CAPTURE
                 };
                 base + victim * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
+                    + self.capture_score(pos, mv)
             }
             Some(Occupant::Hidden { .. }) => {
                 let attacker = pos
                     .moving_role(mv.from())
                     .map_or(0, |r| self.shared.eval.piece_value(variant, r));
-                ORDER_CAPTURE + HIDDEN_VICTIM_VALUE * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
+                let base = if self.shared.params.see_ordering && self.exchange(pos, mv) < 0 {
+                    ORDER_BAD_CAPTURE
+                } else {
+                    ORDER_CAPTURE
+                };
+                base + HIDDEN_VICTIM_VALUE * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
+                    + self.capture_score(pos, mv)
             }
             None => {
                 let k = &self.killers[ply];
@@ -1049,6 +1115,8 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut quiets_tried = std::mem::take(&mut self.quiet_buffers[ply]);
         quiets_tried.clear();
+        let mut captures_tried = std::mem::take(&mut self.capture_buffers[ply]);
+        captures_tried.clear();
         let mut flips_tried = 0;
         for (i, &(_, mv)) in moves.iter().enumerate() {
             if Some(mv) == at.excluded {
@@ -1085,6 +1153,9 @@ impl<'a> Searcher<'a> {
                         if learns {
                             self.reward_quiet(pos, mv, depth, ply, &quiets_tried);
                         }
+                        let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
+                        let cut = capture.then_some(mv);
+                        self.reward_captures(pos, cut, &captures_tried, bonus);
                         break;
                     }
                 }
@@ -1092,7 +1163,11 @@ impl<'a> Searcher<'a> {
             if learns {
                 quiets_tried.push(mv);
             }
+            if capture && !self.capture.is_empty() {
+                captures_tried.push(mv);
+            }
         }
+        self.capture_buffers[ply] = captures_tried;
         self.give_back(ply, moves, quiets_tried);
         Some((best, best_move))
     }
@@ -1794,6 +1869,64 @@ mod tests {
         assert!(!pruned(3, 100, take, 0, decision(1, 1, false)));
         assert!(!pruned(3, 100, take, 1, decision(1, 1, true)));
         assert!(!pruned(0, 100, take, 1, decision(1, 1, false)));
+    }
+
+    /// With `see_ordering`, the chariot's capture of a pawn the rook defends comes after every
+    /// quiet move; without it, first.
+    #[test]
+    fn captures_that_lose_their_exchange_come_last_with_see_ordering() {
+        let setup = crate::core::fen::parse(LOSING_MOVES).unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let take = Move::parse("e2e5").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        assert!(list.iter().filter(|&&m| pos.is_capture(m)).eq([&take]));
+        let index = |see_ordering: bool| {
+            let shared = Shared::with_params(SearchParams {
+                see_ordering,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            let moves = s.ordered(&pos, &list, None, 1);
+            moves.iter().position(|&(_, m)| m == take).unwrap()
+        };
+        assert_eq!(index(false), 0);
+        assert_eq!(index(true), list.len() - 1);
+    }
+
+    /// Two chariots can each take a pawn: with no history they keep the generator's order;
+    /// once the second's capture has cut and the first's was tried before it, the second
+    /// comes first. Without `capture_history` nothing is learned.
+    #[test]
+    fn captures_are_ordered_by_their_history_with_capture_history() {
+        let setup = crate::core::fen::parse("4k4/9/9/9/p7p/9/9/9/9/R2K4R w - - 0 1").unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let captures: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        assert_eq!(captures.len(), 2);
+        let (first, second) = (captures[0], captures[1]);
+        let order = |capture_history: i32, learn: bool| {
+            let shared = Shared::with_params(SearchParams {
+                capture_history,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            if learn {
+                s.reward_captures(&pos, Some(second), &[first], 64);
+            }
+            let credit = (s.capture_score(&pos, first), s.capture_score(&pos, second));
+            let moves = s.ordered(&pos, &list, None, 1);
+            let at = |m: Move| moves.iter().position(|&(_, x)| x == m).unwrap();
+            (at(first) < at(second), credit)
+        };
+        assert_eq!(order(2, false), (true, (0, 0)));
+        assert_eq!(order(2, true), (false, (-32, 32)));
+        assert_eq!(order(0, true), (true, (0, 0)));
     }
 
     /// Black threatens mate: the chariot on the a file holds Red's second rank while the one on

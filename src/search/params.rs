@@ -426,6 +426,14 @@ search_params! {
     /// Quiescence skips a capture whose static exchange loses material, in place of the test
     /// of `bad_capture_margin` (off: that test).
     qsearch_see: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// Move ordering: a capture whose static exchange loses material is tried after the quiet
+    /// moves (off: every capture before them, unless `bad_captures_last` puts it there).
+    see_ordering: bool = jieqi 0, maniac 0, xiangqi 0, range 0..=1;
+    /// Capture history (0: off): captures are ordered by their victim, then by how often the
+    /// same piece taking the same kind of victim on the same point cut, this table's value
+    /// divided by this number added to the victim's (captures tried before a move that cut
+    /// are debited).
+    capture_history: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=1024;
 }
 
 impl Default for SearchParams {

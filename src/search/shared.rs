@@ -53,6 +53,8 @@ pub struct HistoryTables {
     pub continuation: Vec<i32>,
     /// The correction history by side to move and structure key (may be empty).
     pub correction: Vec<i32>,
+    /// The capture history by piece, destination and victim (may be empty).
+    pub capture: Vec<i32>,
 }
 
 /// The history tables of each search thread, kept between the searches of one game.
