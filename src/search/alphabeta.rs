@@ -31,7 +31,7 @@ const NULL_MOVE_DEPTH: i32 = 3;
 /// Late move reductions apply from this depth, to moves from this index on.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
-/// History bonus of a quiet move that cuts: depth squared, at most `HISTORY_BONUS_MAX`, times
+/// History bonus of a move that cuts: depth squared, at most `HISTORY_BONUS_MAX`, times
 /// `HISTORY_BONUS_SCALE`; entries saturate at `HISTORY_LIMIT`.
 const HISTORY_BONUS_MAX: i32 = 400;
 const HISTORY_BONUS_SCALE: i32 = 8;
@@ -442,7 +442,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The capture-history slot of the capture `mv` from `pos` (the table must exist).
+    /// The capture-history slot of the capture `mv` from `pos` (`None` for a move that takes
+    /// nothing or a pass).
     fn capture_slot(pos: &Position, mv: Move) -> Option<usize> {
         let victim = match pos.occupant(mv.to())? {
             Occupant::Revealed(p) => p.role as usize,
@@ -584,16 +585,21 @@ impl<'a> Searcher<'a> {
         }
         let variant = pos.variant();
         match pos.occupant(mv.to()) {
-            Some(Occupant::Revealed(v)) => {
+            Some(occupant) => {
                 let attacker = pos
                     .moving_role(mv.from())
                     .map_or(0, |r| self.shared.eval.piece_value(variant, r));
-                let victim = self.shared.eval.piece_value(variant, v.role);
+                let (victim, revealed) = match occupant {
+                    Occupant::Revealed(v) => (self.shared.eval.piece_value(variant, v.role), true),
+                    Occupant::Hidden { .. } => (HIDDEN_VICTIM_VALUE, false),
+                };
                 let params = &self.shared.params;
+                // `bad_captures_last` judges only captures of revealed pieces.
                 let bad = if params.see_ordering {
                     self.exchange(pos, mv) < 0
                 } else {
-                    params.bad_captures_last
+                    revealed
+                        && params.bad_captures_last
                         && attacker > victim + params.bad_capture_margin
                         && pos.is_attacked_by(mv.to(), !pos.side_to_move())
                 };
@@ -603,18 +609,6 @@ impl<'a> Searcher<'a> {
                     ORDER_CAPTURE
                 };
                 base + victim * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
-                    + self.capture_score(pos, mv)
-            }
-            Some(Occupant::Hidden { .. }) => {
-                let attacker = pos
-                    .moving_role(mv.from())
-                    .map_or(0, |r| self.shared.eval.piece_value(variant, r));
-                let base = if self.shared.params.see_ordering && self.exchange(pos, mv) < 0 {
-                    ORDER_BAD_CAPTURE
-                } else {
-                    ORDER_CAPTURE
-                };
-                base + HIDDEN_VICTIM_VALUE * VICTIM_WEIGHT - attacker / VICTIM_WEIGHT
                     + self.capture_score(pos, mv)
             }
             None => {
@@ -1153,9 +1147,8 @@ impl<'a> Searcher<'a> {
                         if learns {
                             self.reward_quiet(pos, mv, depth, ply, &quiets_tried);
                         }
-                        let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
                         let cut = capture.then_some(mv);
-                        self.reward_captures(pos, cut, &captures_tried, bonus);
+                        self.reward_captures(pos, cut, &captures_tried, history_bonus(depth));
                         break;
                     }
                 }
@@ -1356,7 +1349,7 @@ impl<'a> Searcher<'a> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
+        let bonus = history_bonus(depth);
         self.quiet_update(pos, mv, ply, bonus);
         for &q in tried {
             self.quiet_update(pos, q, ply, -bonus);
@@ -1567,6 +1560,11 @@ impl<'a> Searcher<'a> {
         self.order_buffers[ply] = moves;
         best
     }
+}
+
+/// The history bonus of a move that cuts at `depth`.
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE
 }
 
 /// Adds `bonus` to a history entry, less in proportion as the entry nears `HISTORY_LIMIT` in
