@@ -28,6 +28,8 @@ const EXCHANGE_KING_VALUE: i32 = 20_000;
 const NULL_MOVE_EVAL_PLIES: i32 = 3;
 /// The null move is tried from this depth.
 const NULL_MOVE_DEPTH: i32 = 3;
+/// ProbCut (`Param_probcut_margin`) is tried from this depth.
+const PROBCUT_DEPTH: i32 = 5;
 /// Late move reductions apply from this depth, to moves from this index on.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -870,6 +872,16 @@ impl<'a> Searcher<'a> {
             // No legal move loses in every variant (checkmate or not).
             return -MATE + ply as i32;
         }
+        if !node.pv
+            && !in_check
+            && excluded.is_none()
+            && !is_mate_score(node.beta)
+            && !self.shared.pure
+        {
+            if let Some(v) = self.probcut(pos, &list, node, prune_eval, tt, raw_eval) {
+                return v;
+            }
+        }
         let mut singular = None;
         if let Some(e) = tt.filter(|_| excluded.is_none()) {
             match self.singular_test(pos, &list, node, &e, after_null) {
@@ -930,6 +942,65 @@ impl<'a> Searcher<'a> {
             self.update_correction(pos, raw_eval, best, node.depth);
         }
         best
+    }
+
+    /// ProbCut (`Param_probcut_margin`): a capture that wins enough by static exchange to
+    /// clear beta plus the margin from the static evaluation `eval` is searched in quiescence,
+    /// then four plies shallower, against that raised beta; a capture that holds it in both
+    /// cuts the node with its value (kept in the table as a lower bound three plies
+    /// shallower). Not when the table already holds a score below the raised beta from
+    /// nearly this depth. Returns `Some(0)` when the search stopped.
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        node: Node,
+        eval: i32,
+        tt: Option<TtEntry>,
+        raw_eval: i32,
+    ) -> Option<i32> {
+        let margin = self.shared.params.probcut_margin;
+        if margin == 0 || node.depth < PROBCUT_DEPTH {
+            return None;
+        }
+        let raised = node.beta + margin;
+        if tt.is_some_and(|e| e.depth >= node.depth - 3 && from_tt(e.score, node.ply) < raised) {
+            return None;
+        }
+        for &mv in list.iter() {
+            if !pos.is_capture(mv) || pos.is_flip(mv) || self.exchange(pos, mv) < raised - eval {
+                continue;
+            }
+            let test = |depth: i32| Node {
+                depth,
+                alpha: raised - 1,
+                beta: raised,
+                pv: false,
+                cut: !node.cut,
+                ..node
+            };
+            let mut v = self.child(pos, mv, test(0));
+            if v >= raised && !self.stopped {
+                v = self.child(pos, mv, test(node.depth - 4));
+            }
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= raised {
+                self.shared.tt.store(
+                    pos.hash(),
+                    TtEntry {
+                        mv: Some(mv),
+                        score: to_tt(v, node.ply),
+                        eval: raw_eval,
+                        depth: node.depth - 3,
+                        bound: TtBound::Lower,
+                    },
+                );
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// The singular test of the table's move (`Param_singular_depth`): when the table holds a
@@ -1954,6 +2025,42 @@ mod tests {
         let cut = s.prune_before_moves(&pos, node, 0, false, &mut mated);
         assert_eq!(cut, None, "the null move gets mated: no cut");
         assert!(mated);
+    }
+
+    /// With `probcut_margin`, a node where a chariot takes an undefended chariot cuts against
+    /// beta plus the margin, and keeps the capture in the table; with the margin off, or a
+    /// beta that no capture clears by static exchange, ProbCut leaves the node alone.
+    #[test]
+    fn probcut_cuts_with_a_capture_that_holds_against_the_raised_beta() {
+        let setup = crate::core::fen::parse("4k4/9/9/9/4r4/9/9/9/9/3KR4 w - - 0 1").unwrap();
+        let (pos, _) = Position::from_setup(&setup, Variant::Xiangqi).unwrap();
+        let take = Move::parse("e0e5").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let probcut = |margin: i32, beta: i32| {
+            let shared = Shared::with_params(SearchParams {
+                probcut_margin: margin,
+                ..SearchParams::for_variant(Variant::Xiangqi)
+            });
+            let mut s = Searcher::new(&shared, false);
+            s.set_path(&[], &pos);
+            let eval = s.evaluate(&pos);
+            let node = Node {
+                depth: 6,
+                alpha: beta - 1,
+                beta,
+                ply: 1,
+                pv: false,
+                cut: true,
+            };
+            let v = s.probcut(&pos, &list, node, eval, None, eval);
+            (v, shared.tt.probe(pos.hash()).and_then(|e| e.mv))
+        };
+        let (v, kept) = probcut(200, 0);
+        assert!(v.is_some_and(|v| v >= 200), "{v:?}");
+        assert_eq!(kept, Some(take));
+        assert_eq!(probcut(0, 0), (None, None));
+        assert_eq!(probcut(200, 5000), (None, None));
     }
 
     /// With `mate_threat_extensions`, the node of `MATE_THREAT` (its null move gets mated) is
