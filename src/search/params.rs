@@ -433,12 +433,12 @@ search_params! {
     /// same piece taking the same kind of victim on the same point cut, this table's value
     /// divided by this number added to the victim's (captures tried before a move that cut
     /// are debited).
-    capture_history: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=1024;
+    capture_history: i32 = jieqi 8, maniac 0, xiangqi 0, range 0..=1024;
     /// ProbCut (0: off): off the PV, from depth `PROBCUT_DEPTH` on, a capture that wins at
     /// least beta plus this margin less the static evaluation by static exchange is searched
     /// four plies shallower against beta plus this margin; when it holds there, the node
     /// cuts with that value.
-    probcut_margin: i32 = jieqi 0, maniac 0, xiangqi 0, range 0..=2000;
+    probcut_margin: i32 = jieqi 200, maniac 0, xiangqi 0, range 0..=2000;
 }
 
 impl Default for SearchParams {
