@@ -846,13 +846,15 @@ impl<'a> Searcher<'a> {
         {
             node.depth -= 1;
         }
-        let mut null_mated = false;
-        if !node.pv
+        // Off the PV, out of check, not under an excluded move and with no mate at stake, the
+        // node may be cut before its moves are searched (and by ProbCut once they are known).
+        let prunable = !node.pv
             && !in_check
             && excluded.is_none()
             && !is_mate_score(node.beta)
-            && !self.shared.pure
-        {
+            && !self.shared.pure;
+        let mut null_mated = false;
+        if prunable {
             let pruned =
                 self.prune_before_moves(pos, node, prune_eval, after_null, &mut null_mated);
             if let Some(v) = pruned {
@@ -872,12 +874,7 @@ impl<'a> Searcher<'a> {
             // No legal move loses in every variant (checkmate or not).
             return -MATE + ply as i32;
         }
-        if !node.pv
-            && !in_check
-            && excluded.is_none()
-            && !is_mate_score(node.beta)
-            && !self.shared.pure
-        {
+        if prunable {
             if let Some(v) = self.probcut(pos, &list, node, prune_eval, tt, raw_eval) {
                 return v;
             }
