@@ -436,8 +436,8 @@ search_params! {
     capture_history: i32 = jieqi 8, maniac 0, xiangqi 0, range 0..=1024;
     /// ProbCut (0: off): off the PV, from depth `PROBCUT_DEPTH` on, a capture that wins at
     /// least beta plus this margin less the static evaluation by static exchange is searched
-    /// four plies shallower against beta plus this margin; when it holds there, the node
-    /// cuts with that value.
+    /// in quiescence, then four plies shallower, against beta plus this margin; when it holds
+    /// in both, the node cuts with that value.
     probcut_margin: i32 = jieqi 200, maniac 0, xiangqi 0, range 0..=2000;
 }
 
